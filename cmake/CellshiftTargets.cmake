@@ -1,0 +1,44 @@
+# Helpers shared by every cellshift target: warnings and sanitizers in one place.
+
+# Sanitizers apply to the whole build (every object must be instrumented alike).
+if(CELLSHIFT_SANITIZE)
+    message(STATUS "cellshift: building with AddressSanitizer + UndefinedBehaviorSanitizer")
+    set(_cellshift_sanitize_flags -fsanitize=address,undefined -fno-omit-frame-pointer
+                                  -fno-sanitize-recover=undefined)
+    add_compile_options("$<$<COMPILE_LANGUAGE:C,CXX>:${_cellshift_sanitize_flags}>")
+    add_link_options(${_cellshift_sanitize_flags})
+endif()
+
+# cellshift_target_defaults(<target>): warnings for the project's own sources.
+# Third-party headers come in through imported targets, which CMake marks SYSTEM,
+# so -Wall -Wextra (and -Werror when asked) judge only our own code.
+function(cellshift_target_defaults target)
+    get_target_property(_type ${target} TYPE)
+    if(_type STREQUAL "INTERFACE_LIBRARY")
+        return()
+    endif()
+    set(_warnings -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion)
+    if(CELLSHIFT_SANITIZE AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+        # GCC 12 reports false -Wmaybe-uninitialized inside libstdc++ (std::regex,
+        # std::function) when ASan instruments it; the plain build keeps the check.
+        list(APPEND _warnings -Wno-maybe-uninitialized)
+    endif()
+    if(CELLSHIFT_WERROR)
+        list(APPEND _warnings -Werror)
+    endif()
+    target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CXX>:${_warnings}>")
+    if(CELLSHIFT_HAVE_CUDA)
+        string(REPLACE ";" "," _host_warnings "-Wall;-Wextra")
+        target_compile_options(${target} PRIVATE
+            "$<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=${_host_warnings}>")
+    endif()
+endfunction()
+
+# cellshift_add_tool(<name> SOURCES ... LIBS ...): one command-line tool, installed.
+function(cellshift_add_tool name)
+    cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+    add_executable(${name} ${ARG_SOURCES})
+    target_link_libraries(${name} PRIVATE ${ARG_LIBS} cellshift::version)
+    cellshift_target_defaults(${name})
+    install(TARGETS ${name} RUNTIME DESTINATION bin)
+endfunction()

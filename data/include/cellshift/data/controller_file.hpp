@@ -1,0 +1,61 @@
+#pragma once
+// The frozen controller file (format "cellshift.controller", DESIGN section 6):
+// one GRU cell with shared weights (PyTorch gate order r, z, n), a linear head,
+// the constants of the reactive rule, and the clamp range of every feature.
+
+#include "cellshift/data/array2d.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cellshift::data {
+
+inline constexpr const char* kControllerFormat = "cellshift.controller";
+inline constexpr int kControllerFormatVersion = 1;
+
+// Where the weights came from: enough to rerun the training.
+struct TrainingProvenance {
+    std::uint64_t seed = 0;
+    std::int64_t steps = 0;
+    double lambda = 0.0; // L1 migration penalty per moved slice
+    std::string commit;  // source revision of the trainer, "unknown" if not known
+    std::string config;  // the full training configuration, as text
+    std::vector<double> loss_history;
+};
+
+struct Controller {
+    std::vector<std::string> feature_names; // [F], in input order
+    std::vector<double> clamp_min;          // [F], each feature is clamped to
+    std::vector<double> clamp_max;          // [F]   [clamp_min, clamp_max]
+    double ds_max_fraction = 0.0;           // ds_max as a fraction of the mean width S/P
+    double alpha = 0.0;                     // reactive rule gain
+    double tau = 0.0;                       // reactive rule threshold on |I|
+
+    Matrix weight_ih;              // [3H, F]
+    Matrix weight_hh;              // [3H, H]
+    std::vector<double> bias_ih;   // [3H]
+    std::vector<double> bias_hh;   // [3H]
+    Matrix head_weight;            // [1, H]
+    std::vector<double> head_bias; // [1]
+
+    TrainingProvenance training;
+
+    std::size_t hidden_size() const { return weight_hh.cols; }
+    std::size_t feature_count() const { return feature_names.size(); }
+    std::size_t parameter_count() const {
+        return weight_ih.values.size() + weight_hh.values.size() + bias_ih.size() + bias_hh.size() +
+               head_weight.values.size() + head_bias.size();
+    }
+};
+
+// Checks shapes, finiteness and ranges; throws Error naming `where`.
+void validate(const Controller& controller, const std::string& where);
+
+// Reads and validates; throws Error with one line naming the file and the problem.
+Controller read_controller(const std::string& path);
+
+// Validates, then writes atomically (temporary file, flush, rename).
+void write_controller(const std::string& path, const Controller& controller);
+
+} // namespace cellshift::data

@@ -1,0 +1,139 @@
+#include "cellshift/data/controller_file.hpp"
+
+#include "cellshift/data/error.hpp"
+#include "checks.hpp"
+#include "hdf5_io.hpp"
+
+#include <cmath>
+
+namespace cellshift::data {
+
+void validate(const Controller& c, const std::string& where) {
+    const std::size_t f = c.feature_count();
+    const std::size_t h = c.hidden_size();
+    if (f == 0) {
+        fail(where, "controller has no features (feature_names is empty)");
+    }
+    if (h == 0) {
+        fail(where, "controller has hidden size 0");
+    }
+    checks::matrix_shape(where, "gru/weight_ih", c.weight_ih.rows, c.weight_ih.cols, 3 * h, f);
+    checks::matrix_shape(where, "gru/weight_hh", c.weight_hh.rows, c.weight_hh.cols, 3 * h, h);
+    checks::vector_size(where, "gru/bias_ih", c.bias_ih.size(), 3 * h);
+    checks::vector_size(where, "gru/bias_hh", c.bias_hh.size(), 3 * h);
+    checks::matrix_shape(where, "head/weight", c.head_weight.rows, c.head_weight.cols, 1, h);
+    checks::vector_size(where, "head/bias", c.head_bias.size(), 1);
+    checks::vector_size(where, "clamp_min", c.clamp_min.size(), f);
+    checks::vector_size(where, "clamp_max", c.clamp_max.size(), f);
+
+    checks::finite(where, "gru/weight_ih", c.weight_ih);
+    checks::finite(where, "gru/weight_hh", c.weight_hh);
+    checks::finite(where, "gru/bias_ih", c.bias_ih);
+    checks::finite(where, "gru/bias_hh", c.bias_hh);
+    checks::finite(where, "head/weight", c.head_weight);
+    checks::finite(where, "head/bias", c.head_bias);
+    checks::finite(where, "clamp_min", c.clamp_min);
+    checks::finite(where, "clamp_max", c.clamp_max);
+    checks::finite(where, "training/loss_history", c.training.loss_history);
+    for (std::size_t i = 0; i < f; ++i) {
+        if (c.feature_names[i].empty()) {
+            fail(where, "feature_names[" + std::to_string(i) + "] is empty");
+        }
+        if (!(c.clamp_min[i] < c.clamp_max[i])) {
+            fail(where, "clamp range of feature '" + c.feature_names[i] +
+                            "' is empty (clamp_min >= clamp_max)");
+        }
+    }
+    if (!(std::isfinite(c.ds_max_fraction) && c.ds_max_fraction > 0.0 &&
+          c.ds_max_fraction <= 1.0)) {
+        fail(where, "ds_max_fraction must be in (0, 1]");
+    }
+    if (!(std::isfinite(c.alpha) && c.alpha > 0.0)) {
+        fail(where, "alpha must be finite and > 0");
+    }
+    if (!(std::isfinite(c.tau) && c.tau >= 0.0)) {
+        fail(where, "tau must be finite and >= 0");
+    }
+    if (!(std::isfinite(c.training.lambda) && c.training.lambda >= 0.0)) {
+        fail(where, "training lambda must be finite and >= 0");
+    }
+    if (c.training.steps < 0) {
+        fail(where, "training steps must be >= 0");
+    }
+}
+
+Controller read_controller(const std::string& path) {
+    h5::Reader in(path, kControllerFormat, kControllerFormatVersion);
+    Controller c;
+    c.feature_names = in.string_list_attribute("/", "feature_names");
+    c.clamp_min = in.double_list_attribute("/", "clamp_min");
+    c.clamp_max = in.double_list_attribute("/", "clamp_max");
+    c.ds_max_fraction = in.double_attribute("/", "ds_max_fraction");
+    c.alpha = in.double_attribute("/", "alpha");
+    c.tau = in.double_attribute("/", "tau");
+    c.weight_ih = in.matrix("gru/weight_ih");
+    c.weight_hh = in.matrix("gru/weight_hh");
+    c.bias_ih = in.vector("gru/bias_ih");
+    c.bias_hh = in.vector("gru/bias_hh");
+    c.head_weight = in.matrix("head/weight");
+    c.head_bias = in.vector("head/bias");
+
+    // The size attributes are redundant with the shapes; a disagreement means
+    // the file was edited by hand or written by a broken exporter.
+    std::int64_t hidden = in.int_attribute("/", "hidden_size");
+    std::int64_t features = in.int_attribute("/", "feature_count");
+    if (hidden != static_cast<std::int64_t>(c.weight_hh.cols)) {
+        in.fail("attribute hidden_size = " + std::to_string(hidden) +
+                " disagrees with gru/weight_hh of shape " +
+                checks::shape(c.weight_hh.rows, c.weight_hh.cols));
+    }
+    if (features != static_cast<std::int64_t>(c.feature_names.size())) {
+        in.fail("attribute feature_count = " + std::to_string(features) + " disagrees with " +
+                std::to_string(c.feature_names.size()) + " feature_names");
+    }
+
+    // Provenance is optional: a controller exported by other tools may lack it.
+    if (in.has_object("training")) {
+        TrainingProvenance& t = c.training;
+        t.seed = in.uint_attribute("training", "seed");
+        t.steps = in.int_attribute("training", "steps");
+        t.lambda = in.double_attribute("training", "lambda");
+        t.commit = in.string_attribute("training", "commit");
+        t.config = in.string_attribute("training", "config");
+        t.loss_history = in.vector("training/loss_history");
+    }
+    validate(c, path);
+    return c;
+}
+
+void write_controller(const std::string& path, const Controller& c) {
+    validate(c, path);
+    h5::write_atomically(path, kControllerFormat, kControllerFormatVersion, [&](h5::Writer& out) {
+        out.attribute("/", "hidden_size", static_cast<std::int64_t>(c.hidden_size()));
+        out.attribute("/", "feature_count", static_cast<std::int64_t>(c.feature_count()));
+        out.attribute("/", "feature_names", c.feature_names);
+        out.attribute("/", "clamp_min", c.clamp_min);
+        out.attribute("/", "clamp_max", c.clamp_max);
+        out.attribute("/", "ds_max_fraction", c.ds_max_fraction);
+        out.attribute("/", "alpha", c.alpha);
+        out.attribute("/", "tau", c.tau);
+        out.attribute("/", "gate_order", "r,z,n (PyTorch GRUCell)");
+        out.group("gru");
+        out.matrix("gru/weight_ih", c.weight_ih);
+        out.matrix("gru/weight_hh", c.weight_hh);
+        out.vector("gru/bias_ih", c.bias_ih);
+        out.vector("gru/bias_hh", c.bias_hh);
+        out.group("head");
+        out.matrix("head/weight", c.head_weight);
+        out.vector("head/bias", c.head_bias);
+        out.group("training");
+        out.attribute("training", "seed", c.training.seed);
+        out.attribute("training", "steps", c.training.steps);
+        out.attribute("training", "lambda", c.training.lambda);
+        out.attribute("training", "commit", c.training.commit);
+        out.attribute("training", "config", c.training.config);
+        out.vector("training/loss_history", c.training.loss_history);
+    });
+}
+
+} // namespace cellshift::data

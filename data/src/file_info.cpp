@@ -1,0 +1,21 @@
+#include "cellshift/data/file_info.hpp"
+
+#include "hdf5_io.hpp"
+
+namespace cellshift::data {
+
+FileInfo read_file_info(const std::string& path) {
+    h5::Reader in(path);
+    if (!in.has_attribute("/", "format")) {
+        in.fail("not a cellshift file (no root attribute 'format')");
+    }
+    FileInfo info;
+    info.format = in.string_attribute("/", "format");
+    if (!in.has_attribute("/", "format_version")) {
+        in.fail("missing root attribute 'format_version'");
+    }
+    info.format_version = in.int_attribute("/", "format_version");
+    return info;
+}
+
+} // namespace cellshift::data

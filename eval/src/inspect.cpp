@@ -1,0 +1,90 @@
+#include "cellshift/eval/inspect.hpp"
+
+#include "cellshift/data/controller_file.hpp"
+#include "cellshift/data/error.hpp"
+#include "cellshift/data/file_info.hpp"
+#include "cellshift/data/run_record.hpp"
+#include "cellshift/data/trace.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <numeric>
+#include <sstream>
+
+namespace cellshift::eval {
+namespace {
+
+std::string describe_trace(const data::Trace& t) {
+    double total = std::accumulate(t.workload.values.begin(), t.workload.values.end(), 0.0);
+    std::ostringstream out;
+    out << "trace, " << t.events() << " events x " << t.slices() << " slices, mean workload "
+        << total / static_cast<double>(t.events()) << " per event";
+    if (t.growth_events) {
+        out << ", growth events";
+    }
+    if (t.cycle_phase) {
+        out << ", cycle phase";
+    }
+    if (!t.source.empty()) {
+        out << ", source: " << t.source;
+    }
+    return out.str();
+}
+
+std::string describe_controller(const data::Controller& c) {
+    std::ostringstream out;
+    out << "controller, GRU hidden " << c.hidden_size() << ", " << c.feature_count()
+        << " features, " << c.parameter_count() << " parameters, alpha " << c.alpha << ", tau "
+        << c.tau << ", ds_max " << c.ds_max_fraction << " x mean width, trained "
+        << c.training.steps << " steps (seed " << c.training.seed << ", lambda "
+        << c.training.lambda << ")";
+    return out.str();
+}
+
+std::string describe_run(const data::RunRecord& r) {
+    double mean_imbalance = std::accumulate(r.imbalance.begin(), r.imbalance.end(), 0.0) /
+                            static_cast<double>(r.events());
+    std::int64_t migrated =
+        std::accumulate(r.migrated_slices.begin(), r.migrated_slices.end(), std::int64_t{0});
+    std::ostringstream out;
+    out << "run record, policy " << r.policy << ", clock " << r.clock << ", " << r.events()
+        << " events, " << r.ranks() << " ranks, " << r.slices << " slices (w_min " << r.w_min
+        << "), mean imbalance " << 100.0 * mean_imbalance << "%, " << migrated
+        << " slices migrated";
+    return out.str();
+}
+
+bool has_csv_extension(const std::string& path) {
+    if (path.size() < 4) {
+        return false;
+    }
+    std::string ext = path.substr(path.size() - 4);
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    return ext == ".csv";
+}
+
+} // namespace
+
+std::string describe_file(const std::string& path) {
+    if (has_csv_extension(path)) {
+        return path + ": CSV " + describe_trace(data::read_trace_csv(path));
+    }
+    data::FileInfo info = data::read_file_info(path);
+    std::string prefix =
+        path + ": " + info.format + " v" + std::to_string(info.format_version) + ", ";
+    if (info.format == data::kTraceFormat) {
+        return prefix + describe_trace(data::read_trace_hdf5(path));
+    }
+    if (info.format == data::kControllerFormat) {
+        return prefix + describe_controller(data::read_controller(path));
+    }
+    if (info.format == data::kRunRecordFormat) {
+        return prefix + describe_run(data::read_run_record(path));
+    }
+    data::fail(path, "unknown format '" + info.format +
+                         "' (expected cellshift.controller, "
+                         "cellshift.trace or cellshift.run)");
+}
+
+} // namespace cellshift::eval

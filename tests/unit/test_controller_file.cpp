@@ -1,0 +1,143 @@
+// Controller files: exact round trip and every rejection the reader promises.
+
+#include "../support/expect_error.hpp"
+#include "../support/hdf5_edit.hpp"
+#include "../support/samples.hpp"
+#include "../support/temp_dir.hpp"
+#include "cellshift/data/controller_file.hpp"
+#include "cellshift/data/trace.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+using namespace cellshift;
+using cellshift::test::TempDir;
+
+TEST_CASE("controller: round trip is exact", "[data][controller]") {
+    TempDir dir;
+    auto path = dir.file("gru.h5");
+    data::Controller written = test::sample_controller(24, 12);
+    data::write_controller(path, written);
+    data::Controller read = data::read_controller(path);
+    CHECK(test::same(written, read));
+    CHECK(read.hidden_size() == 24);
+    CHECK(read.feature_count() == 12);
+    // DESIGN section 3: 2,761 parameters with PyTorch's GRU layout.
+    CHECK(read.parameter_count() == 2761);
+}
+
+TEST_CASE("controller: a file without training provenance is accepted", "[data][controller]") {
+    TempDir dir;
+    auto path = dir.file("gru.h5");
+    data::write_controller(path, test::sample_controller(4, 3));
+    test::delete_object(path, "training");
+    data::Controller read = data::read_controller(path);
+    CHECK(read.training.steps == 0);
+    CHECK(read.training.loss_history.empty());
+    CHECK(read.hidden_size() == 4);
+}
+
+TEST_CASE("controller: the writer refuses invalid controllers and writes nothing",
+          "[data][controller]") {
+    TempDir dir;
+    auto path = dir.file("gru.h5");
+    data::Controller c = test::sample_controller(4, 3);
+    c.bias_hh.pop_back();
+    CHECK_DATA_ERROR(data::write_controller(path, c), path, "'gru/bias_hh' has shape [11]");
+    c = test::sample_controller(4, 3);
+    c.weight_hh.values[5] = std::numeric_limits<double>::quiet_NaN();
+    CHECK_DATA_ERROR(data::write_controller(path, c), path, "gru/weight_hh[1,1] is NaN");
+    c = test::sample_controller(4, 3);
+    c.clamp_min[1] = c.clamp_max[1];
+    CHECK_DATA_ERROR(data::write_controller(path, c), path, "clamp range of feature 'feature_1'");
+    c = test::sample_controller(4, 3);
+    c.alpha = 0.0;
+    CHECK_DATA_ERROR(data::write_controller(path, c), path, "alpha must be");
+    CHECK(dir.entries().empty());
+}
+
+TEST_CASE("controller: reader rejections name the file and the problem", "[data][controller]") {
+    TempDir dir;
+    auto path = dir.file("gru.h5");
+    auto fresh = [&] { data::write_controller(path, test::sample_controller(4, 3)); };
+
+    SECTION("missing file") {
+        CHECK_DATA_ERROR(data::read_controller(dir.file("nope.h5")), dir.file("nope.h5"),
+                         "no such file");
+    }
+    SECTION("not HDF5") {
+        test::write_file(path, "hidden_size = 24\n");
+        CHECK_DATA_ERROR(data::read_controller(path), path, "not an HDF5 file");
+    }
+    SECTION("wrong format") {
+        data::write_trace(path, test::sample_trace());
+        CHECK_DATA_ERROR(data::read_controller(path), path,
+                         "has format 'cellshift.trace', expected 'cellshift.controller'");
+    }
+    SECTION("not a cellshift file") {
+        fresh();
+        test::delete_attribute(path, "/", "format");
+        CHECK_DATA_ERROR(data::read_controller(path), path, "not a cellshift file");
+    }
+    SECTION("unsupported format_version") {
+        fresh();
+        test::set_int_attribute(path, "/", "format_version", 99);
+        CHECK_DATA_ERROR(data::read_controller(path), path, "format_version 99 is not supported");
+    }
+    SECTION("missing dataset") {
+        fresh();
+        test::delete_object(path, "gru/weight_hh");
+        CHECK_DATA_ERROR(data::read_controller(path), path, "missing dataset 'gru/weight_hh'");
+    }
+    SECTION("missing group") {
+        fresh();
+        test::delete_object(path, "head");
+        CHECK_DATA_ERROR(data::read_controller(path), path, "missing dataset 'head/weight'");
+    }
+    SECTION("wrong shape") {
+        fresh();
+        test::replace_with_doubles(path, "gru/weight_ih", {12, 2}, 0.0);
+        CHECK_DATA_ERROR(data::read_controller(path), path,
+                         "'gru/weight_ih' has shape [12,2], expected [12,3]");
+    }
+    SECTION("wrong rank") {
+        fresh();
+        test::replace_with_doubles(path, "head/weight", {4}, 0.0);
+        CHECK_DATA_ERROR(data::read_controller(path), path,
+                         "dataset 'head/weight' has rank 1 (shape [4]), expected rank 2");
+    }
+    SECTION("wrong dtype") {
+        fresh();
+        test::replace_with_ints(path, "head/bias", {1}, 0);
+        CHECK_DATA_ERROR(data::read_controller(path), path,
+                         "dataset 'head/bias' has dtype integer, expected float");
+    }
+    SECTION("NaN weight") {
+        fresh();
+        test::set_double_element(path, "gru/bias_ih", 2, std::nan(""));
+        CHECK_DATA_ERROR(data::read_controller(path), path, "gru/bias_ih[2] is NaN");
+    }
+    SECTION("Inf weight") {
+        fresh();
+        test::set_double_element(path, "gru/weight_ih", 0, -INFINITY);
+        CHECK_DATA_ERROR(data::read_controller(path), path, "gru/weight_ih[0,0] is -Inf");
+    }
+    SECTION("size attribute disagrees with the weights") {
+        fresh();
+        test::set_int_attribute(path, "/", "hidden_size", 5);
+        CHECK_DATA_ERROR(data::read_controller(path), path, "hidden_size = 5 disagrees");
+    }
+    SECTION("string attribute with a numeric dtype") {
+        fresh();
+        test::set_int_attribute(path, "/", "feature_names", 3);
+        CHECK_DATA_ERROR(data::read_controller(path), path,
+                         "attribute 'feature_names' has dtype integer, expected string");
+    }
+    SECTION("fixed-length string attributes are read like variable-length ones") {
+        fresh();
+        test::set_string_attribute(path, "training", "commit", "fixed-length");
+        CHECK(data::read_controller(path).training.commit == "fixed-length");
+    }
+}

@@ -1,0 +1,85 @@
+// Run records: round trip and consistency checks.
+
+#include "../support/expect_error.hpp"
+#include "../support/hdf5_edit.hpp"
+#include "../support/samples.hpp"
+#include "../support/temp_dir.hpp"
+#include "cellshift/data/run_record.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace cellshift;
+using cellshift::test::TempDir;
+
+TEST_CASE("run record: round trip is exact, with and without element counts", "[data][run]") {
+    TempDir dir;
+    for (bool elements : {true, false}) {
+        auto path = dir.file(elements ? "sim.h5" : "eval.h5");
+        data::RunRecord written = test::sample_run_record(6, 4, elements);
+        data::write_run_record(path, written);
+        data::RunRecord read = data::read_run_record(path);
+        CHECK(test::same(written, read));
+        CHECK(read.events() == 6);
+        CHECK(read.ranks() == 4);
+    }
+}
+
+TEST_CASE("run record: the writer checks consistency", "[data][run]") {
+    TempDir dir;
+    auto path = dir.file("run.h5");
+    auto r = test::sample_run_record(5, 3);
+
+    SECTION("boundaries that do not end at S") {
+        r.boundaries(2, 3) = r.slices - 1;
+        CHECK_DATA_ERROR(data::write_run_record(path, r), path,
+                         "boundaries at event 2 must run from 0 to S = 12");
+    }
+    SECTION("a rank below w_min") {
+        r.boundaries(1, 1) = 1;
+        CHECK_DATA_ERROR(data::write_run_record(path, r), path,
+                         "boundaries at event 1 give rank 0 1 slices, fewer than w_min = 2");
+    }
+    SECTION("P * w_min > S") {
+        r.w_min = 5;
+        CHECK_DATA_ERROR(data::write_run_record(path, r), path, "P * w_min > S (3 * 5 > 12)");
+    }
+    SECTION("unknown clock") {
+        r.clock = "sundial";
+        CHECK_DATA_ERROR(data::write_run_record(path, r), path, "unknown clock 'sundial'");
+    }
+    SECTION("negative rank time") {
+        r.rank_time(0, 1) = -1.0;
+        CHECK_DATA_ERROR(data::write_run_record(path, r), path, "rank_time[0,1] is negative");
+    }
+    SECTION("ragged per-event arrays") {
+        r.migrated_slices.pop_back();
+        CHECK_DATA_ERROR(data::write_run_record(path, r), path,
+                         "'migrated_slices' has shape [4], expected [5]");
+    }
+    CHECK(dir.entries().empty());
+}
+
+TEST_CASE("run record: reader rejections", "[data][run]") {
+    TempDir dir;
+    auto path = dir.file("run.h5");
+    data::write_run_record(path, test::sample_run_record(5, 3));
+
+    SECTION("ranks attribute disagrees with rank_time") {
+        test::set_int_attribute(path, "/", "ranks", 4);
+        CHECK_DATA_ERROR(data::read_run_record(path), path, "attribute ranks = 4 disagrees");
+    }
+    SECTION("boundaries stored as floats") {
+        test::replace_with_doubles(path, "boundaries", {5, 4}, 0.0);
+        CHECK_DATA_ERROR(data::read_run_record(path), path,
+                         "dataset 'boundaries' has dtype float, expected integer");
+    }
+    SECTION("elements of the wrong shape") {
+        test::replace_with_ints(path, "elements", {5, 2}, 10);
+        CHECK_DATA_ERROR(data::read_run_record(path), path,
+                         "'elements' has shape [5,2], expected [5,3]");
+    }
+    SECTION("missing clock attribute") {
+        test::delete_attribute(path, "/", "clock");
+        CHECK_DATA_ERROR(data::read_run_record(path), path, "missing attribute 'clock'");
+    }
+}
