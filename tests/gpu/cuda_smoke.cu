@@ -32,7 +32,7 @@ bool check(cudaError_t err, const char* what) {
 int main() {
     cellshift::sim::CudaProbe probe = cellshift::sim::probe_cuda_devices();
     if (probe.devices.empty()) {
-        std::printf("skipped: no CUDA device (%s)\n", probe.status.c_str());
+        std::printf("skipped: no CUDA device\n(%s)\n", probe.status.c_str());
         return 77;
     }
     const int n = 1 << 20;

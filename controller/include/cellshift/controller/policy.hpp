@@ -1,0 +1,54 @@
+#pragma once
+// A load-balancing policy: at every rebalancing event it sees what the interval
+// that just ended showed and returns the integer boundaries for the next one.
+// Policies are created by name from the registry (registry.hpp).
+
+#include "cellshift/controller/layout.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cellshift::controller {
+
+// What a policy may observe at one event. Only `rank_times` is required.
+struct Observation {
+    std::vector<double> rank_times;     // [P] time of each rank since the last event (measured,
+                                        // so jittered); governed by the current boundaries
+    std::vector<double> slice_workload; // [S] per-slice cost estimate of that interval, or empty
+    double cycle_phase = 0.0;           // growth-cycle phase, radians
+    std::vector<double> growth_events;  // [S] recent growth (division) events, or empty
+    std::vector<double> next_workload;  // [S] clairvoyance: the true workload of the interval the
+                                        // new boundaries will govern. Filled by the evaluator
+                                        // for the `oracle` only; no causal policy reads it.
+};
+
+class Policy {
+public:
+    virtual ~Policy() = default;
+
+    // Starts a rollout: the layout and the initial (feasible) boundaries.
+    void reset(const Layout& layout, const Boundaries& initial);
+    // New boundaries for the next interval; they become the current ones.
+    const Boundaries& decide(const Observation& observation);
+
+    const Boundaries& boundaries() const { return boundaries_; }
+    const Layout& layout() const { return layout_; }
+    // Interior boundaries whose move w_min shortened at the last decision.
+    std::int64_t last_limited() const { return limited_; }
+
+protected:
+    virtual void on_reset() {}
+    // Computes the next boundaries from boundaries() and the observation; sets
+    // limited_ when it used the feasible update.
+    virtual Boundaries next(const Observation& observation) = 0;
+    // Applies moves (real, in slices) through the joint feasible update.
+    Boundaries apply_moves(const std::vector<double>& moves);
+    std::int64_t limited_ = 0;
+
+private:
+    Layout layout_;
+    Boundaries boundaries_;
+};
+
+} // namespace cellshift::controller

@@ -1,0 +1,39 @@
+#pragma once
+// The reactive boundary-shift rule of DESIGN section 3 (the paper's baseline and
+// the residual controller's starting point).
+//
+// For the boundary between the left rank (time t_left, n_left slices) and the
+// right rank (t_right, n_right): I = (t_right - t_left) / ((t_right + t_left) / 2).
+// If |I| > tau, the boundary moves toward the slower rank by
+//     |ds| = alpha * N_slow * |t_right - t_left| / (2 * T_slow),
+// positive (to higher slice index) when the right rank is slower, and the result
+// is clipped to +-ds_max.
+
+#include "cellshift/controller/layout.hpp"
+
+#include <vector>
+
+namespace cellshift::controller {
+
+struct ReactiveParams {
+    double alpha = 0.5;            // gain: the fraction of the estimated excess to move
+    double tau = 0.05;             // dead band on |I|: smaller imbalances move nothing
+    double ds_max_fraction = 0.25; // largest move of one boundary per event, x S/P
+};
+
+// Local imbalance I of one boundary (0 when both times are 0).
+double local_imbalance(double t_left, double t_right);
+
+// The reactive proposal for one boundary, clipped to +-ds_max.
+double reactive_proposal(double t_left, double t_right, double n_left, double n_right,
+                         const ReactiveParams& params, double ds_max);
+
+// ds_max in slices for a layout: ds_max_fraction * S / P.
+double ds_max_slices(const Layout& layout, const ReactiveParams& params);
+
+// Proposals for all P-1 interior boundaries.
+std::vector<double> reactive_proposals(const std::vector<double>& rank_times,
+                                       const Boundaries& boundaries, const ReactiveParams& params,
+                                       double ds_max);
+
+} // namespace cellshift::controller

@@ -1,0 +1,59 @@
+#pragma once
+// The registry of balancing styles, selected by name (like LAMMPS' balance
+// styles). Each style documents its parameters and their defaults here, next to
+// the code; `cellshift-eval policies` prints this table.
+
+#include "cellshift/controller/policy.hpp"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cellshift::controller {
+
+struct ParameterInfo {
+    std::string name;
+    double default_value;
+    double min_value; // accepted range, inclusive
+    double max_value;
+    std::string meaning;
+};
+
+// Parameter values of one policy instance: the style's defaults with the
+// caller's overrides. Asking for an unknown name is a programming error.
+class Parameters {
+public:
+    Parameters(std::string policy, std::map<std::string, double> values)
+        : policy_(std::move(policy)), values_(std::move(values)) {}
+    double operator[](const std::string& name) const;
+
+private:
+    std::string policy_;
+    std::map<std::string, double> values_;
+};
+
+struct PolicySettings {
+    std::map<std::string, double> overrides; // parameter name -> value
+    std::string controller_file;             // for `rnn`
+};
+
+struct PolicyStyle {
+    std::string name;
+    std::string summary;
+    std::vector<ParameterInfo> parameters;
+    bool needs_slice_workload = false; // reads Observation::slice_workload
+    bool clairvoyant = false;          // reads Observation::next_workload
+    std::function<std::unique_ptr<Policy>(const Parameters&, const PolicySettings&)> create;
+};
+
+// Every registered style, in the order tables list them.
+const std::vector<PolicyStyle>& policy_styles();
+const PolicyStyle& policy_style(const std::string& name); // throws for unknown names
+
+// Creates a policy; throws std::invalid_argument with one line for an unknown
+// policy, an unknown parameter or an invalid value.
+std::unique_ptr<Policy> make_policy(const std::string& name, const PolicySettings& settings = {});
+
+} // namespace cellshift::controller

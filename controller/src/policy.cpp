@@ -1,0 +1,50 @@
+#include "cellshift/controller/policy.hpp"
+
+#include "cellshift/controller/feasible_update.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace cellshift::controller {
+
+void Policy::reset(const Layout& layout, const Boundaries& initial) {
+    validate(layout, initial);
+    layout_ = layout;
+    boundaries_ = initial;
+    limited_ = 0;
+    on_reset();
+}
+
+const Boundaries& Policy::decide(const Observation& o) {
+    const std::size_t ranks = static_cast<std::size_t>(layout_.ranks);
+    if (o.rank_times.size() != ranks) {
+        throw std::invalid_argument("observation holds " + std::to_string(o.rank_times.size()) +
+                                    " rank times, expected P = " + std::to_string(ranks));
+    }
+    for (std::size_t p = 0; p < ranks; ++p) {
+        double t = o.rank_times[p];
+        if (!std::isfinite(t) || t < 0.0) {
+            throw std::invalid_argument("rank time of rank " + std::to_string(p) + " is " +
+                                        (std::isnan(t) ? std::string("NaN") : std::to_string(t)) +
+                                        " (times must be finite and >= 0)");
+        }
+    }
+    const std::size_t slices = static_cast<std::size_t>(layout_.slices);
+    for (const auto* v : {&o.slice_workload, &o.growth_events, &o.next_workload}) {
+        if (!v->empty() && v->size() != slices) {
+            throw std::invalid_argument("per-slice observation holds " + std::to_string(v->size()) +
+                                        " values, expected S = " + std::to_string(slices));
+        }
+    }
+    limited_ = 0;
+    boundaries_ = next(o);
+    return boundaries_;
+}
+
+Boundaries Policy::apply_moves(const std::vector<double>& moves) {
+    FeasibleUpdate u = feasible_update(boundaries_, moves, layout_.w_min);
+    limited_ = u.limited;
+    return u.boundaries;
+}
+
+} // namespace cellshift::controller

@@ -1,0 +1,145 @@
+#include "cellshift/controller/registry.hpp"
+
+#include "styles.hpp"
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+namespace cellshift::controller {
+namespace {
+
+// The reactive rule's constants, shared by `reactive` and `rnn-zero` so that the
+// two are the same rule. Defaults: see docs/baselines.md for the search.
+std::vector<ParameterInfo> reactive_parameters() {
+    return {
+        {"alpha", 0.5, 1e-6, 10.0, "gain: fraction of the estimated excess moved per event"},
+        {"tau", 0.05, 0.0, 2.0, "dead band: boundaries with |I| <= tau do not move"},
+        {"ds_max_fraction", 0.25, 1e-6, 1.0, "largest move per boundary and event, x S/P"},
+    };
+}
+
+std::vector<PolicyStyle> build_styles() {
+    using namespace styles;
+    std::vector<ParameterInfo> zero = reactive_parameters();
+    zero.push_back({"seed", 0.0, 0.0, 1e15, "seed of the random GRU weights"});
+    return {
+        {"static", "keep the workload-aware initial partition", {}, false, false, make_static},
+        {"reactive", "reactive boundary-shift rule (paper baseline)", reactive_parameters(), false,
+         false, make_reactive},
+        {"persistence",
+         "forecast = last per-slice workload, equal-load repartition",
+         {},
+         true,
+         false,
+         make_persistence},
+        {"holt",
+         "Holt level+trend forecast per slice, equal-load repartition",
+         {{"level_alpha", 0.5, 0.0, 1.0, "smoothing of the level"},
+          {"trend_beta", 0.3, 0.0, 1.0, "smoothing of the trend"}},
+         true,
+         false,
+         make_holt},
+        {"seam",
+         "seam rule (seed 003): move by delta when the relative difference exceeds rho, never "
+         "two adjacent boundaries",
+         {{"rho", 0.1, 0.0, 2.0, "threshold on the relative load difference"},
+          {"delta", 1.0, 1.0, 1e9, "slices moved per triggered boundary"}},
+         false,
+         false,
+         make_seam},
+        {"hoomd",
+         "HOOMD-blue style: scale domains by inverse load ratio",
+         {{"tolerance", 1.02, 1.0, 10.0, "balance only when max/mean exceeds this"},
+          {"max_change", 0.05, 0.0, 1.0, "largest relative width change per event"}},
+         false,
+         false,
+         make_hoomd},
+        {"lammps-shift",
+         "LAMMPS fix balance shift style: threshold, then bisection of cuts on slice costs",
+         {{"threshold", 1.1, 1.0, 10.0, "rebalance when measured max/mean exceeds this"},
+          {"iterations", 10.0, 1.0, 1000.0, "Niter: adjustment rounds per event"},
+          {"stop", 1.05, 1.0, 10.0, "stopthresh: stop when the estimated max/mean is below"}},
+         true,
+         false,
+         make_lammps_shift},
+        {"oracle",
+         "clairvoyant optimal min-max partition of the next interval (a floor)",
+         {},
+         false,
+         true,
+         make_oracle},
+        {"rnn", "residual GRU controller from a controller file", {}, false, false, make_rnn},
+        {"rnn-zero",
+         "residual GRU with random weights and a zero head: must equal reactive exactly", zero,
+         false, false, make_rnn_zero},
+    };
+}
+
+std::string known_names() {
+    std::string names;
+    for (const auto& s : policy_styles()) {
+        names += (names.empty() ? "" : ", ") + s.name;
+    }
+    return names;
+}
+
+} // namespace
+
+double Parameters::operator[](const std::string& name) const {
+    auto it = values_.find(name);
+    if (it == values_.end()) {
+        throw std::logic_error("policy '" + policy_ + "' has no parameter '" + name + "'");
+    }
+    return it->second;
+}
+
+const std::vector<PolicyStyle>& policy_styles() {
+    static const std::vector<PolicyStyle> styles = build_styles();
+    return styles;
+}
+
+const PolicyStyle& policy_style(const std::string& name) {
+    for (const auto& s : policy_styles()) {
+        if (s.name == name) {
+            return s;
+        }
+    }
+    throw std::invalid_argument("unknown policy '" + name + "' (known: " + known_names() + ")");
+}
+
+std::unique_ptr<Policy> make_policy(const std::string& name, const PolicySettings& settings) {
+    const PolicyStyle& style = policy_style(name);
+    std::map<std::string, double> values;
+    for (const auto& p : style.parameters) {
+        values[p.name] = p.default_value;
+    }
+    for (const auto& [key, value] : settings.overrides) {
+        const ParameterInfo* info = nullptr;
+        for (const auto& p : style.parameters) {
+            if (p.name == key) {
+                info = &p;
+            }
+        }
+        if (info == nullptr) {
+            std::string have;
+            for (const auto& p : style.parameters) {
+                have += (have.empty() ? "" : ", ") + p.name;
+            }
+            throw std::invalid_argument(
+                "policy '" + name + "' has no parameter '" + key + "'" +
+                (have.empty() ? " (it has none)" : " (it has: " + have + ")"));
+        }
+        if (!std::isfinite(value) || value < info->min_value || value > info->max_value) {
+            std::ostringstream out;
+            out << "parameter " << name << "." << key << " = " << value << " is outside ["
+                << info->min_value << ", " << info->max_value << "]";
+            throw std::invalid_argument(out.str());
+        }
+        values[key] = value;
+    }
+    return style.create(Parameters(name, values), settings);
+}
+
+} // namespace cellshift::controller

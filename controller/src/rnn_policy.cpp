@@ -1,0 +1,134 @@
+#include "cellshift/controller/rnn_policy.hpp"
+
+#include "cellshift/controller/features.hpp"
+#include "cellshift/controller/gru.hpp"
+#include "cellshift/controller/residual.hpp"
+#include "styles.hpp"
+
+#include <cmath>
+#include <random>
+#include <stdexcept>
+
+namespace cellshift::controller {
+namespace {
+
+class RnnPolicy final : public Policy {
+public:
+    explicit RnnPolicy(const data::Controller& c)
+        : gru_(c), params_{c.alpha, c.tau, c.ds_max_fraction} {}
+
+private:
+    void on_reset() override {
+        const auto count = static_cast<Eigen::Index>(layout().ranks - 1);
+        hidden_ = Eigen::MatrixXd::Zero(gru_.hidden_size(), count);
+        previous_moves_.assign(static_cast<std::size_t>(count), 0.0);
+        previous_imbalance_.clear();
+    }
+
+    Boundaries next(const Observation& o) override {
+        const Boundaries& b = boundaries();
+        const std::size_t count = b.size() - 2;
+        const double ds_max = ds_max_slices(layout(), params_);
+        std::vector<double> reactive = reactive_proposals(o.rank_times, b, params_, ds_max);
+        std::vector<double> imbalance(count);
+        for (std::size_t k = 0; k < count; ++k) {
+            imbalance[k] = local_imbalance(o.rank_times[k], o.rank_times[k + 1]);
+        }
+        if (previous_imbalance_.empty()) {
+            previous_imbalance_ = imbalance; // no change is known at the first event
+        }
+        FeatureInputs in;
+        in.rank_times = &o.rank_times;
+        in.boundaries = &b;
+        in.w_min = layout().w_min;
+        in.ds_max = ds_max;
+        in.previous_moves = &previous_moves_;
+        in.cycle_phase = o.cycle_phase;
+        in.growth_events = o.growth_events.empty() ? nullptr : &o.growth_events;
+        in.reactive = &reactive;
+        in.previous_local_imbalance = &previous_imbalance_;
+        Eigen::MatrixXd x = compute_features(in);
+        gru_.step(x, hidden_);
+        Eigen::VectorXd residual = gru_.head(hidden_);
+
+        std::vector<double> moves(count);
+        for (std::size_t k = 0; k < count; ++k) {
+            moves[k] = residual_move(reactive[k], residual(static_cast<Eigen::Index>(k)), ds_max);
+        }
+        Boundaries result = apply_moves(moves);
+        for (std::size_t k = 0; k < count; ++k) {
+            previous_moves_[k] = static_cast<double>(result[k + 1] - b[k + 1]);
+        }
+        previous_imbalance_ = imbalance;
+        return result;
+    }
+
+    GruCell gru_;
+    ReactiveParams params_;
+    Eigen::MatrixXd hidden_;
+    std::vector<double> previous_moves_;
+    std::vector<double> previous_imbalance_;
+};
+
+} // namespace
+
+std::unique_ptr<Policy> make_rnn_policy(const data::Controller& c) {
+    if (c.feature_names != feature_names() || c.clamp_min != feature_clamp_min() ||
+        c.clamp_max != feature_clamp_max()) {
+        throw std::invalid_argument(
+            "the controller's features (names, order or clamp ranges) differ from this build's "
+            "12 features; it was trained for another version of cellshift");
+    }
+    return std::make_unique<RnnPolicy>(c);
+}
+
+data::Controller untrained_controller(const ReactiveParams& params, std::size_t hidden,
+                                      std::uint64_t seed) {
+    const std::size_t features = kFeatureCount;
+    std::mt19937_64 rng(seed);
+    double bound = 1.0 / std::sqrt(static_cast<double>(hidden));
+    std::uniform_real_distribution<double> uniform(-bound, bound);
+    auto fill = [&](std::size_t n) {
+        std::vector<double> v(n);
+        for (double& x : v) {
+            x = uniform(rng);
+        }
+        return v;
+    };
+    data::Controller c;
+    c.feature_names = feature_names();
+    c.clamp_min = feature_clamp_min();
+    c.clamp_max = feature_clamp_max();
+    c.alpha = params.alpha;
+    c.tau = params.tau;
+    c.ds_max_fraction = params.ds_max_fraction;
+    c.weight_ih = data::Matrix(3 * hidden, features);
+    c.weight_ih.values = fill(3 * hidden * features);
+    c.weight_hh = data::Matrix(3 * hidden, hidden);
+    c.weight_hh.values = fill(3 * hidden * hidden);
+    c.bias_ih = fill(3 * hidden);
+    c.bias_hh = fill(3 * hidden);
+    c.head_weight = data::Matrix(1, hidden, 0.0);
+    c.head_bias = {0.0};
+    c.training.seed = seed;
+    c.training.commit = "untrained";
+    c.training.config = "untrained: random GRU, zero head";
+    return c;
+}
+
+namespace styles {
+
+std::unique_ptr<Policy> make_rnn(const Parameters&, const PolicySettings& settings) {
+    if (settings.controller_file.empty()) {
+        throw std::invalid_argument("policy 'rnn' needs a controller file (--controller FILE)");
+    }
+    return make_rnn_policy(data::read_controller(settings.controller_file));
+}
+
+std::unique_ptr<Policy> make_rnn_zero(const Parameters& p, const PolicySettings&) {
+    ReactiveParams params{p["alpha"], p["tau"], p["ds_max_fraction"]};
+    return make_rnn_policy(untrained_controller(params, 24, static_cast<std::uint64_t>(p["seed"])));
+}
+
+} // namespace styles
+} // namespace cellshift::controller
