@@ -1,25 +1,250 @@
-// cellshift-eval: compare load-balancing policies and work with cellshift files.
-// Subcommands so far: `inspect` (validate and summarise files) and
-// `convert-trace` (CSV workload table -> HDF5 trace).
+// cellshift-eval: compare load-balancing policies on held-out scenarios and on
+// user traces, list the policies, and work with cellshift files.
 
+#include "cellshift/controller/registry.hpp"
+#include "cellshift/data/atomic_file.hpp"
 #include "cellshift/data/run_tool.hpp"
 #include "cellshift/data/trace.hpp"
+#include "cellshift/eval/comparison.hpp"
 #include "cellshift/eval/inspect.hpp"
+#include "cellshift/eval/tables.hpp"
+#include "cellshift/scenarios/seeds.hpp"
 #include "cellshift/version.hpp"
 
 #include <CLI/CLI.hpp>
 
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <optional>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+namespace {
+
+using namespace cellshift;
+
+const char* kDefaultPolicies =
+    "static,reactive,persistence,holt,seam,hoomd,lammps-shift,oracle,rnn-zero";
+
+// Options shared by the `scenarios` and `trace` subcommands.
+struct CompareOptions {
+    std::vector<std::int64_t> ranks{2, 4, 8, 16, 32};
+    std::string policies = kDefaultPolicies;
+    std::vector<std::string> params;
+    std::string controller;
+    std::string out_dir = "out/eval";
+    std::string json;
+    bool records = false;
+    bool quiet = false;
+};
+
+void add_compare_options(CLI::App* cmd, CompareOptions& o) {
+    cmd->add_option("--ranks", o.ranks, "rank counts P to evaluate")
+        ->delimiter(',')
+        ->capture_default_str();
+    cmd->add_option("--policies", o.policies,
+                    "comma-separated policies (see `cellshift-eval policies`); `rnn` needs "
+                    "--controller")
+        ->capture_default_str();
+    cmd->add_option("--param", o.params,
+                    "override a policy parameter, POLICY.NAME=VALUE (repeatable), e.g. "
+                    "reactive.alpha=0.4");
+    cmd->add_option("--controller", o.controller, "controller file for the `rnn` policy")
+        ->check(CLI::ExistingFile);
+    cmd->add_option("--out", o.out_dir, "directory for the CSV, Markdown and run records")
+        ->capture_default_str();
+    cmd->add_option("--json", o.json, "also write the rows as JSON to this file");
+    cmd->add_flag("--records", o.records,
+                  "write the run record (cellshift.run) of the first scenario of every (P, "
+                  "policy) to OUT/runs/");
+    cmd->add_flag("-q,--quiet", o.quiet, "no progress on stderr");
+}
+
+std::vector<std::string> split(const std::string& text, char sep) {
+    std::vector<std::string> parts;
+    std::stringstream in(text);
+    std::string part;
+    while (std::getline(in, part, sep)) {
+        if (!part.empty()) {
+            parts.push_back(part);
+        }
+    }
+    return parts;
+}
+
+// Policy list + --param overrides + the controller, checked against the registry.
+std::vector<eval::PolicySpec> policy_specs(const CompareOptions& o,
+                                           const data::Controller* controller) {
+    std::vector<eval::PolicySpec> specs;
+    for (const auto& name : split(o.policies, ',')) {
+        controller::policy_style(name); // unknown names fail here, with the list of known ones
+        eval::PolicySpec spec{name, name, {}};
+        spec.settings.controller = controller;
+        if (name == "rnn" && controller == nullptr) {
+            throw std::invalid_argument("policy 'rnn' needs a controller file (--controller FILE)");
+        }
+        specs.push_back(spec);
+    }
+    if (specs.empty()) {
+        throw std::invalid_argument("--policies is empty");
+    }
+    for (const auto& p : o.params) {
+        auto dot = p.find('.');
+        auto eq = p.find('=');
+        if (dot == std::string::npos || eq == std::string::npos || eq < dot) {
+            throw std::invalid_argument("--param '" + p + "' is not POLICY.NAME=VALUE");
+        }
+        std::string policy = p.substr(0, dot);
+        std::string key = p.substr(dot + 1, eq - dot - 1);
+        std::string text = p.substr(eq + 1);
+        double value = 0.0;
+        try {
+            std::size_t used = 0;
+            value = std::stod(text, &used);
+            if (used != text.size()) {
+                throw std::invalid_argument(text);
+            }
+        } catch (const std::exception&) {
+            throw std::invalid_argument("--param '" + p + "': '" + text + "' is not a number");
+        }
+        bool found = false;
+        for (auto& spec : specs) {
+            if (spec.name == policy) {
+                spec.settings.overrides[key] = value;
+                found = true;
+            }
+        }
+        if (!found) {
+            throw std::invalid_argument("--param '" + p + "': policy '" + policy +
+                                        "' is not among --policies");
+        }
+    }
+    for (const auto& spec : specs) {
+        (void)controller::make_policy(spec.name, spec.settings); // bad parameters fail here
+    }
+    return specs;
+}
+
+void write_outputs(const CompareOptions& o, const eval::ComparisonResult& result,
+                   const std::string& stem, const std::string& caption) {
+    std::filesystem::create_directories(o.out_dir);
+    const std::string base = (std::filesystem::path(o.out_dir) / stem).string();
+    data::write_text_atomically(base + ".csv", eval::to_csv(result.rows));
+    data::write_text_atomically(base + ".md", eval::to_markdown(result.rows, caption));
+    if (!o.json.empty()) {
+        data::write_text_atomically(o.json, eval::to_json(result.rows));
+    }
+    if (o.records) {
+        std::filesystem::path runs = std::filesystem::path(o.out_dir) / "runs";
+        std::filesystem::create_directories(runs);
+        for (std::size_t i = 0; i < result.records.size(); ++i) {
+            const auto& r = result.records[i];
+            std::string name = stem + "_P" + std::to_string(r.ranks()) + "_" + r.policy + ".h5";
+            data::write_run_record((runs / name).string(), r);
+        }
+    }
+    std::cout << "wrote " << base << ".csv, " << base << ".md"
+              << (o.json.empty() ? "" : ", " + o.json)
+              << (o.records ? ", " + (std::filesystem::path(o.out_dir) / "runs").string() + "/"
+                            : "")
+              << "\n";
+}
+
+std::optional<data::Controller> load_controller(const CompareOptions& o) {
+    if (o.controller.empty()) {
+        return std::nullopt;
+    }
+    return data::read_controller(o.controller);
+}
+
+int list_policies() {
+    for (const auto& s : controller::policy_styles()) {
+        std::cout << s.name << ": " << s.summary;
+        if (s.needs_slice_workload) {
+            std::cout << " [needs per-slice workload estimates]";
+        }
+        if (s.clairvoyant) {
+            std::cout << " [clairvoyant: not causal]";
+        }
+        std::cout << "\n";
+        for (const auto& p : s.parameters) {
+            std::cout << "    " << s.name << "." << p.name << " = " << p.default_value << "  in ["
+                      << p.min_value << ", " << p.max_value << "]  " << p.meaning << "\n";
+        }
+    }
+    return 0;
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
-    using namespace cellshift;
     CLI::App app{"cellshift-eval: evaluate load-balancing policies on held-out scenarios and "
                  "user traces, and inspect cellshift files."};
     app.set_version_flag("--version", std::string("cellshift-eval ") + CELLSHIFT_VERSION + " (" +
                                           CELLSHIFT_GIT_COMMIT + ")");
+    app.set_config("--config", "", "read options from an INI or TOML file");
     app.require_subcommand(1);
+
+    // --- scenarios ---------------------------------------------------------------
+    CompareOptions sc_opt;
+    eval::ScenarioComparison sc;
+    sc.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    auto* scen = app.add_subcommand(
+        "scenarios", "every policy on the same held-out scenarios (evaluation seeds, never "
+                     "trained on); prints one table per rank count");
+    add_compare_options(scen, sc_opt);
+    scen->add_option("--events", sc.events, "rebalancing events per rollout (400: stability)")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    scen->add_option("--count", sc.count, "scenarios per rank count")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    scen->add_option("--first-index", sc.first_index,
+                     "index of the first evaluation seed (scenario i uses evaluation seed "
+                     "first-index + i)")
+        ->capture_default_str();
+    std::vector<std::string> scenario_ranges;
+    scen->add_option(
+            "--scenario", scenario_ranges,
+            "override a scenario parameter range, NAME=LO,HI (repeatable); names: " +
+                [] {
+                    std::string n;
+                    for (const auto& r : scenarios::range_names()) {
+                        n += (n.empty() ? "" : ", ") + r;
+                    }
+                    return n;
+                }())
+        ->delimiter('\0');
+    scen->add_option("--threads", sc.threads, "threads (results do not depend on it)")
+        ->check(CLI::Range(1, 1024))
+        ->capture_default_str();
+
+    // --- trace ---------------------------------------------------------------------
+    CompareOptions tr_opt;
+    tr_opt.ranks = {2, 4, 8, 16};
+    std::string trace_file;
+    std::int64_t trace_w_min = 1;
+    double trace_jitter = 0.0;
+    auto* trace = app.add_subcommand(
+        "trace", "every policy on a user-supplied workload trace (HDF5 cellshift.trace or CSV: "
+                 "one row per event, one column per slice)");
+    trace->add_option("file", trace_file, "trace file (.h5 or .csv)")->required();
+    add_compare_options(trace, tr_opt);
+    trace->add_option("--w-min", trace_w_min, "minimum slices per rank")
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40))
+        ->capture_default_str();
+    trace
+        ->add_option("--jitter", trace_jitter,
+                     "sigma of log-normal noise on what policies observe (0: exact)")
+        ->capture_default_str();
+
+    // --- policies, inspect, convert-trace, write-scenario --------------------------
+    auto* policies = app.add_subcommand("policies", "list the registered policies, their "
+                                                    "parameters and defaults");
 
     std::vector<std::string> inspect_files;
     auto* inspect = app.add_subcommand(
@@ -47,7 +272,90 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     convert->add_option("--slice-width", slice_width, "physical width of one slice (> 0)");
 
+    std::string scenario_out;
+    std::int64_t scenario_ranks = 16;
+    std::int64_t scenario_events = 100;
+    std::uint64_t scenario_index = 0;
+    auto* write_scenario = app.add_subcommand(
+        "write-scenario", "write one held-out scenario (evaluation seed) as a trace file");
+    write_scenario->add_option("output", scenario_out, "trace file to write")->required();
+    write_scenario->add_option("--ranks", scenario_ranks, "P the scenario is drawn for")
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20))
+        ->capture_default_str();
+    write_scenario
+        ->add_option("--events", scenario_events, "events (the trace has events + 1 rows)")
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{1000000}))
+        ->capture_default_str();
+    write_scenario->add_option("--index", scenario_index, "evaluation seed index")
+        ->capture_default_str();
+
     return data::run_tool<CLI::ParseError>("cellshift-eval", app, argc, argv, [&] {
+        if (scen->parsed()) {
+            auto weights = load_controller(sc_opt);
+            auto specs = policy_specs(sc_opt, weights ? &*weights : nullptr);
+            sc.ranks = sc_opt.ranks;
+            for (const auto& r : scenario_ranges) {
+                auto eq = r.find('=');
+                auto comma = r.find(',', eq == std::string::npos ? 0 : eq);
+                if (eq == std::string::npos || comma == std::string::npos) {
+                    throw std::invalid_argument("--scenario '" + r + "' is not NAME=LO,HI");
+                }
+                try {
+                    scenarios::set_range(sc.base, r.substr(0, eq),
+                                         {std::stod(r.substr(eq + 1, comma - eq - 1)),
+                                          std::stod(r.substr(comma + 1))});
+                } catch (const std::invalid_argument& e) {
+                    if (std::string(e.what()).rfind("unknown scenario", 0) == 0) {
+                        throw;
+                    }
+                    throw std::invalid_argument("--scenario '" + r + "': bounds are not numbers");
+                }
+            }
+            sc.keep_records = sc_opt.records;
+            const bool tty = ::isatty(2) != 0;
+            auto start = std::chrono::steady_clock::now();
+            if (!sc_opt.quiet) {
+                sc.progress = [&](std::int64_t ranks, std::int64_t done, std::int64_t total) {
+                    double s =
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                            .count();
+                    if (tty || done == total) {
+                        std::fprintf(stderr, "%s[eval] P = %lld: %lld/%lld scenarios, %.1f s%s",
+                                     tty ? "\r" : "", static_cast<long long>(ranks),
+                                     static_cast<long long>(done), static_cast<long long>(total), s,
+                                     done == total ? "\n" : "");
+                    }
+                };
+            }
+            eval::ComparisonResult result = eval::compare_on_scenarios(specs, sc);
+            double seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            std::string caption = "evaluation seeds " +
+                                  std::to_string(scenarios::kEvaluationSeedBase + sc.first_index) +
+                                  "+; clock: workload (noise-free per-slice cost)";
+            std::cout << eval::format_table(result.rows, caption);
+            double decisions = static_cast<double>(specs.size() * sc.ranks.size()) *
+                               static_cast<double>(sc.count * sc.events);
+            std::fprintf(stderr,
+                         "[eval] %.0f policy decisions in %.2f s (%.0f events/s, %d threads)\n",
+                         decisions, seconds, decisions / seconds, sc.threads);
+            write_outputs(sc_opt, result, "scenarios", caption);
+            return 0;
+        }
+        if (trace->parsed()) {
+            auto weights = load_controller(tr_opt);
+            auto specs = policy_specs(tr_opt, weights ? &*weights : nullptr);
+            data::Trace t = data::read_trace(trace_file);
+            eval::ComparisonResult result = eval::compare_on_trace(
+                specs, t, tr_opt.ranks, trace_w_min, trace_jitter, tr_opt.records, trace_file);
+            std::string caption = "trace " + trace_file + "; clock: workload (the trace's cost)";
+            std::cout << eval::format_table(result.rows, caption);
+            write_outputs(tr_opt, result, "trace", caption);
+            return 0;
+        }
+        if (policies->parsed()) {
+            return list_policies();
+        }
         if (inspect->parsed()) {
             for (const auto& file : inspect_files) {
                 std::cout << eval::describe_file(file) << "\n";
@@ -59,14 +367,26 @@ int main(int argc, char** argv) {
                 {"auto", data::CsvHeader::Auto},
                 {"yes", data::CsvHeader::Present},
                 {"no", data::CsvHeader::Absent}};
-            data::Trace trace = data::read_trace_csv(csv_in, headers.at(header));
+            data::Trace t = data::read_trace_csv(csv_in, headers.at(header));
             if (!source.empty()) {
-                trace.source = source;
+                t.source = source;
             }
-            trace.slice_width = slice_width;
-            data::write_trace(h5_out, trace);
-            std::cout << "wrote " << h5_out << ": " << trace.events() << " events x "
-                      << trace.slices() << " slices\n";
+            t.slice_width = slice_width;
+            data::write_trace(h5_out, t);
+            std::cout << "wrote " << h5_out << ": " << t.events() << " events x " << t.slices()
+                      << " slices\n";
+            return 0;
+        }
+        if (write_scenario->parsed()) {
+            scenarios::ScenarioConfig config;
+            config.ranks = scenario_ranks;
+            config.events = scenario_events;
+            auto s =
+                scenarios::generate_scenario(config, scenarios::evaluation_seed(scenario_index));
+            data::write_trace(scenario_out, scenarios::to_trace(s));
+            std::cout << "wrote " << scenario_out << ": " << s.workload.rows << " events x "
+                      << s.workload.cols << " slices (P = " << s.layout.ranks
+                      << ", w_min = " << s.layout.w_min << ")\n";
             return 0;
         }
         return 0;

@@ -44,6 +44,7 @@ packages=(
     libcli11-dev                                 # command lines and config files
     libhdf5-dev hdf5-tools                       # data files; h5dump for users and tests
     libopenmpi-dev openmpi-bin                   # simulator: MPI slab decomposition
+    nlohmann-json3-dev                           # JSON output of the evaluator
     catch2                                       # tests (v2)
 )
 [ "$with_torch" = ON ] && packages+=(libtorch-dev) # surrogate and trainer (CPU LibTorch)

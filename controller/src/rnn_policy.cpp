@@ -119,6 +119,9 @@ data::Controller untrained_controller(const ReactiveParams& params, std::size_t 
 namespace styles {
 
 std::unique_ptr<Policy> make_rnn(const Parameters&, const PolicySettings& settings) {
+    if (settings.controller != nullptr) {
+        return make_rnn_policy(*settings.controller);
+    }
     if (settings.controller_file.empty()) {
         throw std::invalid_argument("policy 'rnn' needs a controller file (--controller FILE)");
     }

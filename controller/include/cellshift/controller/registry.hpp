@@ -4,6 +4,7 @@
 // the code; `cellshift-eval policies` prints this table.
 
 #include "cellshift/controller/policy.hpp"
+#include "cellshift/data/controller_file.hpp"
 
 #include <functional>
 #include <map>
@@ -35,8 +36,9 @@ private:
 };
 
 struct PolicySettings {
-    std::map<std::string, double> overrides; // parameter name -> value
-    std::string controller_file;             // for `rnn`
+    std::map<std::string, double> overrides;      // parameter name -> value
+    std::string controller_file;                  // for `rnn`: read when `controller` is null
+    const data::Controller* controller = nullptr; // for `rnn`: weights already in memory
 };
 
 struct PolicyStyle {

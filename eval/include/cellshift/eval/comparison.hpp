@@ -1,0 +1,63 @@
+#pragma once
+// Every policy on the same workloads: held-out scenarios (many seeds, several
+// rank counts) or one user trace. Results are aggregated in scenario order, so
+// they do not depend on the thread count.
+
+#include "cellshift/controller/registry.hpp"
+#include "cellshift/data/run_record.hpp"
+#include "cellshift/data/trace.hpp"
+#include "cellshift/scenarios/scenario.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace cellshift::eval {
+
+struct PolicySpec {
+    std::string label; // the row name in tables (the registry name unless swept)
+    std::string name;  // registry name
+    controller::PolicySettings settings;
+};
+
+// One row of the paper-style table: one policy at one rank count.
+struct ComparisonRow {
+    std::int64_t ranks = 0;
+    std::string policy;
+    double imbalance_pct = 0.0;   // time-averaged global imbalance, mean over scenarios, in %
+    double spread = 0.0;          // time-averaged normalised spread, mean over scenarios
+    double migrated_slices = 0.0; // total over the rollout, mean over scenarios
+    double limited_events = 0.0;  // decisions shortened by w_min, mean over scenarios
+    std::int64_t scenarios = 0;
+    std::int64_t events = 0;
+};
+
+struct ScenarioComparison {
+    std::vector<std::int64_t> ranks{2, 4, 8, 16, 32};
+    std::int64_t events = 100;
+    std::int64_t count = 20;       // scenarios per rank count
+    std::uint64_t first_index = 0; // evaluation seeds evaluation_seed(first_index + i)
+    int threads = 1;
+    scenarios::ScenarioConfig base; // ranks and events are overwritten per run
+    bool keep_records = false;      // keep the run records of scenario 0
+    // Called after each finished scenario: (ranks, done, total), from any thread
+    // but never concurrently.
+    std::function<void(std::int64_t, std::int64_t, std::int64_t)> progress;
+};
+
+struct ComparisonResult {
+    std::vector<ComparisonRow> rows;
+    std::vector<data::RunRecord> records; // scenario 0 of each (ranks, policy), when kept
+};
+
+ComparisonResult compare_on_scenarios(const std::vector<PolicySpec>& policies,
+                                      const ScenarioComparison& options);
+
+// The same table on a user trace: the initial partition is the equal-load split
+// of the trace's first event; observations are noise-free unless jitter > 0.
+ComparisonResult compare_on_trace(const std::vector<PolicySpec>& policies, const data::Trace& trace,
+                                  const std::vector<std::int64_t>& ranks, std::int64_t w_min,
+                                  double jitter, bool keep_records, const std::string& source);
+
+} // namespace cellshift::eval

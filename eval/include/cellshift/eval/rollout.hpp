@@ -1,0 +1,51 @@
+#pragma once
+// One policy over one workload history: the hard loop of DESIGN section 3.
+//
+// Row 0 of the workload sets the workload-aware initial partition (equal-load
+// split) and is the first interval the policy observes. At event t = 1..E the
+// policy sees interval t-1 (jittered rank times, jittered per-slice estimates,
+// growth events, cycle phase; the oracle also sees row t) and sets the
+// boundaries that govern interval t, whose imbalance is computed from the
+// noise-free row t. Migration is summed over the E decisions.
+
+#include "cellshift/controller/policy.hpp"
+#include "cellshift/data/array2d.hpp"
+#include "cellshift/data/run_record.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cellshift::eval {
+
+struct WorkloadHistory {
+    const data::Matrix* workload = nullptr;           // [E+1, S], required
+    const data::Matrix* growth_events = nullptr;      // [E+1, S] or null
+    const std::vector<double>* cycle_phase = nullptr; // [E+1] or null
+    // Multiplicative noise on observation `index` (rank, or slice for the
+    // per-slice estimates: stream 1) at `event`; null for noise-free observations.
+    std::function<double(std::int64_t event, std::int64_t index, std::uint64_t stream)> jitter;
+    std::string source; // for run records
+};
+
+struct RolloutSummary {
+    double mean_imbalance = 0.0; // time average of G over the E governed intervals
+    double mean_spread = 0.0;
+    std::int64_t migrated = 0; // total over the E decisions
+    std::int64_t limited = 0;  // decisions in which w_min shortened a move
+    std::int64_t events = 0;
+};
+
+struct Rollout {
+    RolloutSummary summary;
+    std::optional<data::RunRecord> record; // when asked for
+};
+
+// `w_min` and P come from `layout`; S must match the workload's columns.
+Rollout run_rollout(controller::Policy& policy, const std::string& policy_name,
+                    const controller::Layout& layout, const WorkloadHistory& history,
+                    bool keep_record);
+
+} // namespace cellshift::eval

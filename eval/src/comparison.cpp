@@ -1,0 +1,166 @@
+#include "cellshift/eval/comparison.hpp"
+
+#include "cellshift/eval/rollout.hpp"
+#include "cellshift/scenarios/counter_rng.hpp"
+#include "cellshift/scenarios/seeds.hpp"
+
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+namespace cellshift::eval {
+namespace {
+
+// Sums the per-scenario summaries of one (ranks, policy) cell in scenario order.
+ComparisonRow aggregate(std::int64_t ranks, const std::string& policy,
+                        const std::vector<RolloutSummary>& runs) {
+    ComparisonRow row;
+    row.ranks = ranks;
+    row.policy = policy;
+    for (const auto& r : runs) {
+        row.imbalance_pct += 100.0 * r.mean_imbalance;
+        row.spread += r.mean_spread;
+        row.migrated_slices += static_cast<double>(r.migrated);
+        row.limited_events += static_cast<double>(r.limited);
+        row.events = r.events;
+    }
+    const double n = static_cast<double>(runs.size());
+    row.imbalance_pct /= n;
+    row.spread /= n;
+    row.migrated_slices /= n;
+    row.limited_events /= n;
+    row.scenarios = static_cast<std::int64_t>(runs.size());
+    return row;
+}
+
+} // namespace
+
+ComparisonResult compare_on_scenarios(const std::vector<PolicySpec>& policies,
+                                      const ScenarioComparison& opt) {
+    if (policies.empty()) {
+        throw std::invalid_argument("no policies to compare");
+    }
+    if (opt.count < 1 || opt.events < 1) {
+        throw std::invalid_argument("--count and --events must be >= 1");
+    }
+    // Create each policy once up front: a bad name or parameter fails here, before
+    // any work, with the registry's one-line message.
+    for (const auto& p : policies) {
+        (void)controller::make_policy(p.name, p.settings);
+    }
+    ComparisonResult result;
+    for (std::int64_t ranks : opt.ranks) {
+        scenarios::ScenarioConfig config = opt.base;
+        config.ranks = ranks;
+        config.events = opt.events;
+        scenarios::validate(config);
+        const std::size_t n = static_cast<std::size_t>(opt.count);
+        std::vector<std::vector<RolloutSummary>> runs(policies.size(),
+                                                      std::vector<RolloutSummary>(n));
+        std::vector<data::RunRecord> records(policies.size());
+        std::atomic<std::size_t> next{0};
+        std::atomic<std::int64_t> done{0};
+        std::mutex report;
+        std::exception_ptr failure;
+        auto worker = [&] {
+            try {
+                for (std::size_t i = next++; i < n; i = next++) {
+                    std::uint64_t seed = scenarios::evaluation_seed(opt.first_index + i);
+                    scenarios::Scenario sc = scenarios::generate_scenario(config, seed);
+                    WorkloadHistory h;
+                    h.workload = &sc.workload;
+                    h.growth_events = &sc.growth_events;
+                    h.cycle_phase = &sc.cycle_phase;
+                    h.jitter = [&sc](std::int64_t t, std::int64_t k, std::uint64_t stream) {
+                        return scenarios::jitter_factor(sc, t, k, stream);
+                    };
+                    h.source = "scenario seed " + std::to_string(seed);
+                    for (std::size_t p = 0; p < policies.size(); ++p) {
+                        auto policy =
+                            controller::make_policy(policies[p].name, policies[p].settings);
+                        bool keep = opt.keep_records && i == 0;
+                        Rollout r = run_rollout(*policy, policies[p].label, sc.layout, h, keep);
+                        runs[p][i] = r.summary;
+                        if (keep) {
+                            records[p] = std::move(*r.record);
+                        }
+                    }
+                    std::int64_t finished = ++done;
+                    if (opt.progress) {
+                        std::lock_guard<std::mutex> lock(report);
+                        opt.progress(ranks, finished, opt.count);
+                    }
+                }
+            } catch (...) {
+                std::lock_guard<std::mutex> lock(report);
+                if (!failure) {
+                    failure = std::current_exception();
+                }
+                next = n; // stop the other workers
+            }
+        };
+        const int threads = std::max(1, std::min<int>(opt.threads, static_cast<int>(n)));
+        std::vector<std::thread> pool;
+        for (int k = 1; k < threads; ++k) {
+            pool.emplace_back(worker);
+        }
+        worker();
+        for (auto& t : pool) {
+            t.join();
+        }
+        if (failure) {
+            std::rethrow_exception(failure);
+        }
+        for (std::size_t p = 0; p < policies.size(); ++p) {
+            result.rows.push_back(aggregate(ranks, policies[p].label, runs[p]));
+            if (opt.keep_records) {
+                result.records.push_back(std::move(records[p]));
+            }
+        }
+    }
+    return result;
+}
+
+ComparisonResult compare_on_trace(const std::vector<PolicySpec>& policies, const data::Trace& trace,
+                                  const std::vector<std::int64_t>& ranks, std::int64_t w_min,
+                                  double jitter, bool keep_records, const std::string& source) {
+    if (trace.events() < 2) {
+        throw std::invalid_argument("the trace has " + std::to_string(trace.events()) +
+                                    " event(s); a rollout needs at least 2");
+    }
+    if (!(std::isfinite(jitter) && jitter >= 0.0)) {
+        throw std::invalid_argument("--jitter must be finite and >= 0");
+    }
+    ComparisonResult result;
+    for (std::int64_t p : ranks) {
+        controller::Layout layout{static_cast<std::int64_t>(trace.slices()), p, w_min};
+        controller::validate(layout);
+        WorkloadHistory h;
+        h.workload = &trace.workload;
+        h.growth_events = trace.growth_events ? &*trace.growth_events : nullptr;
+        h.cycle_phase = trace.cycle_phase ? &*trace.cycle_phase : nullptr;
+        if (jitter > 0.0) {
+            h.jitter = [jitter](std::int64_t t, std::int64_t k, std::uint64_t stream) {
+                double z =
+                    scenarios::counter_normal(0x7ace, 16 * stream, static_cast<std::uint64_t>(t),
+                                              static_cast<std::uint64_t>(k));
+                return std::exp(jitter * z - 0.5 * jitter * jitter);
+            };
+        }
+        h.source = source;
+        for (const auto& spec : policies) {
+            auto policy = controller::make_policy(spec.name, spec.settings);
+            Rollout r = run_rollout(*policy, spec.label, layout, h, keep_records);
+            result.rows.push_back(aggregate(p, spec.label, {r.summary}));
+            if (keep_records) {
+                result.records.push_back(std::move(*r.record));
+            }
+        }
+    }
+    return result;
+}
+
+} // namespace cellshift::eval

@@ -1,0 +1,305 @@
+#include "cellshift/scenarios/scenario.hpp"
+
+#include "cellshift/scenarios/counter_rng.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace cellshift::scenarios {
+namespace {
+
+constexpr double kTwoPi = 6.283185307179586;
+
+// Streams of the counter-based generator, one per use, so that adding a draw in
+// one place never shifts the numbers drawn in another.
+enum Stream : std::uint64_t {
+    kParameters = 1,
+    kClusters = 2,
+    kDivisions = 3,
+    kBursts = 4,
+    kJitter = 5,
+};
+
+// Sequential draws on one stream (platform-independent: no std distributions).
+class Draws {
+public:
+    Draws(std::uint64_t seed, std::uint64_t stream) : seed_(seed), stream_(stream) {}
+    double uniform() { return counter_uniform(seed_, stream_, counter_++); }
+    double uniform(const Range& r) { return r.lo + (r.hi - r.lo) * uniform(); }
+    double normal() { return counter_normal(seed_, stream_, counter_++); }
+    std::int64_t poisson(double lambda) { // Knuth; lambda is small here
+        double limit = std::exp(-lambda);
+        double p = uniform();
+        std::int64_t k = 0;
+        while (p > limit) {
+            p *= uniform();
+            ++k;
+        }
+        return k;
+    }
+
+private:
+    std::uint64_t seed_, stream_, counter_ = 0;
+};
+
+struct Cluster {
+    double centre;
+    double sd;
+    double mass;
+    double growth; // per event
+    double drift;  // per event
+    double spread; // relative growth of sd per event
+    std::int64_t born;
+};
+
+struct Burst {
+    double centre;
+    double sd;
+    double amplitude;
+    double decay; // events
+    std::int64_t born;
+};
+
+double gaussian(double x, double mu, double sd) {
+    double z = (x - mu) / sd;
+    return std::exp(-0.5 * z * z);
+}
+
+// Smooth top-hat of the tissue sheet: 1 inside [c - h, c + h], logistic edges.
+double sheet(double x, double centre, double half, double edge) {
+    double d = std::abs(x - centre) - half;
+    return 1.0 / (1.0 + std::exp(d / edge));
+}
+
+} // namespace
+
+std::vector<double> Scenario::row(std::int64_t t) const {
+    const double* r = workload.row(static_cast<std::size_t>(t));
+    return {r, r + workload.cols};
+}
+
+std::vector<double> Scenario::growth_row(std::int64_t t) const {
+    const double* r = growth_events.row(static_cast<std::size_t>(t));
+    return {r, r + growth_events.cols};
+}
+
+namespace {
+
+// The one list of named ranges: validate, set_range and get_range all use it.
+std::vector<std::pair<const char*, Range ScenarioConfig::*>> named_ranges() {
+    return {{"slices", &ScenarioConfig::slices},
+            {"w_min", &ScenarioConfig::w_min},
+            {"jitter", &ScenarioConfig::jitter},
+            {"base", &ScenarioConfig::base},
+            {"sheet_half_width", &ScenarioConfig::sheet_half_width},
+            {"sheet_spread", &ScenarioConfig::sheet_spread},
+            {"cluster_count", &ScenarioConfig::cluster_count},
+            {"cluster_growth", &ScenarioConfig::cluster_growth},
+            {"growth_variation", &ScenarioConfig::growth_variation},
+            {"cluster_drift", &ScenarioConfig::cluster_drift},
+            {"division_rate", &ScenarioConfig::division_rate},
+            {"burst_rate", &ScenarioConfig::burst_rate},
+            {"cycle_amplitude", &ScenarioConfig::cycle_amplitude},
+            {"cycle_period", &ScenarioConfig::cycle_period}};
+}
+
+Range ScenarioConfig::*range_member(const std::string& name) {
+    std::string known;
+    for (const auto& [n, member] : named_ranges()) {
+        if (name == n) {
+            return member;
+        }
+        known += (known.empty() ? "" : ", ") + std::string(n);
+    }
+    throw std::invalid_argument("unknown scenario range '" + name + "' (known: " + known + ")");
+}
+
+} // namespace
+
+std::vector<std::string> range_names() {
+    std::vector<std::string> names;
+    for (const auto& entry : named_ranges()) {
+        names.emplace_back(entry.first);
+    }
+    return names;
+}
+
+void set_range(ScenarioConfig& config, const std::string& name, Range range) {
+    config.*range_member(name) = range;
+}
+
+Range get_range(const ScenarioConfig& config, const std::string& name) {
+    return config.*range_member(name);
+}
+
+void validate(const ScenarioConfig& c) {
+    auto check = [](const Range& r, const char* name) {
+        if (!(std::isfinite(r.lo) && std::isfinite(r.hi) && r.lo <= r.hi)) {
+            throw std::invalid_argument(std::string("scenario range ") + name +
+                                        " is empty or not finite");
+        }
+    };
+    for (const auto& [name, member] : named_ranges()) {
+        check(c.*member, name);
+    }
+    if (c.events < 1) {
+        throw std::invalid_argument("scenario events must be >= 1");
+    }
+    if (c.ranks < 0 || (c.ranks == 0 && (c.min_ranks < 1 || c.max_ranks < c.min_ranks))) {
+        throw std::invalid_argument("scenario rank count must be >= 1 (or a valid range)");
+    }
+    if (c.slices.lo < 1.0 || c.min_width < 1) {
+        throw std::invalid_argument("scenario slices and min_width must be >= 1");
+    }
+    if (c.w_min.lo < 1.0) {
+        throw std::invalid_argument("scenario w_min must be >= 1");
+    }
+}
+
+Scenario generate_scenario(const ScenarioConfig& config, std::uint64_t seed) {
+    validate(config);
+    Draws par(seed, kParameters);
+    Scenario sc;
+    sc.seed = seed;
+    std::int64_t ranks = config.ranks;
+    if (ranks == 0) {
+        double span = static_cast<double>(config.max_ranks - config.min_ranks + 1);
+        ranks = config.min_ranks + std::min(static_cast<std::int64_t>(par.uniform() * span),
+                                            config.max_ranks - config.min_ranks);
+    } else {
+        par.uniform(); // keep the later draws independent of how P was chosen
+    }
+    std::int64_t slices =
+        std::max<std::int64_t>(ranks * config.min_width,
+                               static_cast<std::int64_t>(std::llround(par.uniform(config.slices))));
+    std::int64_t w_min = static_cast<std::int64_t>(std::llround(par.uniform(config.w_min)));
+    w_min = std::clamp<std::int64_t>(w_min, 1, std::max<std::int64_t>(1, slices / (4 * ranks)));
+    sc.layout = controller::Layout{slices, ranks, w_min};
+    controller::validate(sc.layout);
+    sc.jitter = par.uniform(config.jitter);
+
+    const double base = par.uniform(config.base);
+    const double sheet_centre = 0.5 + 0.02 * (par.uniform() - 0.5);
+    const double half0 = par.uniform(config.sheet_half_width);
+    const double spread = par.uniform(config.sheet_spread);
+    const double edge = 0.01 + 0.02 * par.uniform();
+    const double growth = par.uniform(config.cluster_growth);
+    const double growth_variation = par.uniform(config.growth_variation);
+    const double drift = par.uniform(config.cluster_drift);
+    const double divisions = par.uniform(config.division_rate);
+    const double bursts_per_event = par.uniform(config.burst_rate);
+    const double cycle_amplitude = par.uniform(config.cycle_amplitude);
+    const double cycle_period = par.uniform(config.cycle_period);
+    const double cycle_phase0 = kTwoPi * par.uniform();
+
+    const std::int64_t rows = config.events + 1;
+    // A cluster's size in domain units: a few slices at the typical resolution.
+    const double slice = 1.0 / static_cast<double>(slices);
+
+    Draws cl(seed, kClusters);
+    auto new_cluster = [&](Draws& d, double centre, std::int64_t born) {
+        Cluster c;
+        c.centre = centre;
+        c.sd = (0.004 + 0.01 * d.uniform());
+        c.mass = 0.5 + d.uniform();
+        c.growth = growth * (1.0 + growth_variation * d.normal());
+        c.drift = drift * d.normal();
+        c.spread = 0.002 * d.uniform();
+        c.born = born;
+        return c;
+    };
+    std::vector<Cluster> clusters;
+    const auto initial = static_cast<std::int64_t>(std::llround(par.uniform(config.cluster_count)));
+    for (std::int64_t i = 0; i < initial; ++i) {
+        double centre = sheet_centre + half0 * (2.0 * cl.uniform() - 1.0);
+        clusters.push_back(new_cluster(cl, centre, 0));
+    }
+    std::vector<Burst> bursts;
+    Draws dv(seed, kDivisions);
+    Draws bu(seed, kBursts);
+
+    sc.workload = data::Matrix(static_cast<std::size_t>(rows), static_cast<std::size_t>(slices));
+    sc.growth_events =
+        data::Matrix(static_cast<std::size_t>(rows), static_cast<std::size_t>(slices));
+    sc.cycle_phase.resize(static_cast<std::size_t>(rows));
+    std::vector<double> tissue(static_cast<std::size_t>(slices));
+    for (std::int64_t t = 0; t < rows; ++t) {
+        const double tt = static_cast<double>(t);
+        const double phase = std::fmod(cycle_phase0 + kTwoPi * tt / cycle_period, kTwoPi);
+        sc.cycle_phase[static_cast<std::size_t>(t)] = phase;
+        const double cycle = 1.0 + cycle_amplitude * std::sin(phase);
+        const double half = half0 + spread * tt;
+
+        // Division events of this interval: new clusters where tissue is dense.
+        if (t > 0) {
+            for (std::int64_t n = dv.poisson(divisions); n > 0; --n) {
+                double total = 0.0;
+                for (double v : tissue) {
+                    total += v;
+                }
+                double pick = dv.uniform() * total;
+                std::int64_t s = 0;
+                while (s + 1 < slices && pick > tissue[static_cast<std::size_t>(s)]) {
+                    pick -= tissue[static_cast<std::size_t>(s)];
+                    ++s;
+                }
+                double centre = (static_cast<double>(s) + dv.uniform()) * slice;
+                Cluster c = new_cluster(dv, centre, t);
+                c.mass *= 0.15; // a daughter colony starts small
+                clusters.push_back(c);
+                sc.growth_events(static_cast<std::size_t>(t), static_cast<std::size_t>(s)) += 1.0;
+            }
+            for (std::int64_t n = bu.poisson(bursts_per_event); n > 0; --n) {
+                bursts.push_back({bu.uniform(), 0.005 + 0.01 * bu.uniform(),
+                                  0.5 + 1.5 * bu.uniform(), 1.5 + 4.0 * bu.uniform(), t});
+            }
+        }
+
+        for (std::int64_t s = 0; s < slices; ++s) {
+            const double x = (static_cast<double>(s) + 0.5) * slice;
+            // The sheet thickens at the clusters' mean rate (the tissue grows as a whole).
+            double w = std::exp(growth * tt) * sheet(x, sheet_centre, half, edge);
+            for (const auto& c : clusters) {
+                const double age = tt - static_cast<double>(c.born);
+                const double mu = c.centre + c.drift * age;
+                const double sd = c.sd * (1.0 + c.spread * age);
+                if (std::abs(x - mu) < 6.0 * sd) {
+                    w += c.mass * std::exp(c.growth * age) * gaussian(x, mu, sd);
+                }
+            }
+            double burst = 0.0;
+            for (const auto& b : bursts) {
+                const double age = tt - static_cast<double>(b.born);
+                if (age >= 0.0 && std::abs(x - b.centre) < 6.0 * b.sd) {
+                    burst += b.amplitude * std::exp(-age / b.decay) * gaussian(x, b.centre, b.sd);
+                }
+            }
+            tissue[static_cast<std::size_t>(s)] = w;
+            sc.workload(static_cast<std::size_t>(t), static_cast<std::size_t>(s)) =
+                base + cycle * w + burst;
+        }
+    }
+    return sc;
+}
+
+double jitter_factor(const Scenario& sc, std::int64_t event, std::int64_t index,
+                     std::uint64_t stream) {
+    double z = counter_normal(sc.seed, kJitter + 16 * stream, static_cast<std::uint64_t>(event),
+                              static_cast<std::uint64_t>(index));
+    return std::exp(sc.jitter * z - 0.5 * sc.jitter * sc.jitter);
+}
+
+data::Trace to_trace(const Scenario& sc) {
+    data::Trace t;
+    t.workload = sc.workload;
+    t.growth_events = sc.growth_events;
+    t.cycle_phase = sc.cycle_phase;
+    t.source = "cellshift scenario generator, seed " + std::to_string(sc.seed) +
+               ", P = " + std::to_string(sc.layout.ranks) +
+               ", w_min = " + std::to_string(sc.layout.w_min) +
+               ", jitter = " + std::to_string(sc.jitter);
+    return t;
+}
+
+} // namespace cellshift::scenarios

@@ -1,0 +1,137 @@
+// The scenario generator: deterministic, seed ranges disjoint, the documented
+// regime, and evaluation results independent of the thread count.
+
+#include "cellshift/controller/partition.hpp"
+#include "cellshift/eval/comparison.hpp"
+#include "cellshift/eval/metrics.hpp"
+#include "cellshift/scenarios/scenario.hpp"
+#include "cellshift/scenarios/seeds.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+using namespace cellshift;
+
+TEST_CASE("scenarios: same seed, same scenario; other seed, other scenario", "[scenarios]") {
+    scenarios::ScenarioConfig config;
+    config.ranks = 8;
+    config.events = 30;
+    auto a = scenarios::generate_scenario(config, scenarios::evaluation_seed(3));
+    auto b = scenarios::generate_scenario(config, scenarios::evaluation_seed(3));
+    auto c = scenarios::generate_scenario(config, scenarios::evaluation_seed(4));
+    CHECK(a.workload == b.workload);
+    CHECK(a.growth_events == b.growth_events);
+    CHECK(a.cycle_phase == b.cycle_phase);
+    CHECK(a.workload != c.workload);
+    CHECK(a.layout.ranks == 8);
+    CHECK(a.workload.rows == 31);
+    CHECK(a.workload.cols == static_cast<std::size_t>(a.layout.slices));
+    controller::validate(a.layout);
+    // Noise-free workload: finite and positive everywhere; jitter has mean ~1.
+    for (double w : a.workload.values) {
+        REQUIRE(std::isfinite(w));
+        REQUIRE(w > 0.0);
+    }
+    double sum = 0.0;
+    for (int k = 0; k < 4000; ++k) {
+        sum += scenarios::jitter_factor(a, k % 40, k / 40, 0);
+    }
+    CHECK(sum / 4000.0 == Approx(1.0).margin(0.01));
+    CHECK(scenarios::jitter_factor(a, 5, 2, 0) == scenarios::jitter_factor(b, 5, 2, 0));
+}
+
+TEST_CASE("scenarios: training, validation and evaluation seeds never overlap", "[scenarios]") {
+    using namespace scenarios;
+    CHECK(training_seed(kSeedRangeSize - 1) < validation_seed(0));
+    CHECK(validation_seed(kSeedRangeSize - 1) < evaluation_seed(0));
+    CHECK_FALSE(is_evaluation_seed(training_seed(123)));
+    CHECK(is_evaluation_seed(evaluation_seed(123)));
+    CHECK_THROWS(training_seed(kSeedRangeSize));
+}
+
+TEST_CASE("scenarios: growth is where division events say", "[scenarios]") {
+    scenarios::ScenarioConfig config;
+    config.ranks = 4;
+    config.events = 60;
+    auto s = scenarios::generate_scenario(config, scenarios::evaluation_seed(11));
+    double events = 0.0;
+    for (double g : s.growth_events.values) {
+        events += g;
+    }
+    CHECK(events > 0.0);
+    // The whole tissue grows: the last event carries more work than the first.
+    double first = 0.0;
+    double last = 0.0;
+    for (double w : s.row(0)) {
+        first += w;
+    }
+    for (double w : s.row(60)) {
+        last += w;
+    }
+    CHECK(last > first);
+}
+
+TEST_CASE("scenarios: bad configs and names are refused", "[scenarios]") {
+    scenarios::ScenarioConfig config;
+    config.events = 0;
+    CHECK_THROWS_WITH(scenarios::validate(config), Catch::Contains("events must be >= 1"));
+    config = {};
+    CHECK_THROWS_WITH(scenarios::set_range(config, "gravity", {0, 1}),
+                      Catch::StartsWith("unknown scenario range 'gravity' (known: slices,"));
+    scenarios::set_range(config, "jitter", {0.2, 0.1});
+    CHECK_THROWS_WITH(scenarios::validate(config), Catch::Contains("jitter is empty"));
+}
+
+TEST_CASE("comparison: results do not depend on the thread count", "[eval][scenarios]") {
+    std::vector<eval::PolicySpec> policies{{"static", "static", {}},
+                                           {"reactive", "reactive", {}},
+                                           {"holt", "holt", {}},
+                                           {"oracle", "oracle", {}}};
+    eval::ScenarioComparison opt;
+    opt.ranks = {4, 8};
+    opt.events = 25;
+    opt.count = 5;
+    opt.threads = 1;
+    auto one = eval::compare_on_scenarios(policies, opt);
+    opt.threads = 3;
+    auto three = eval::compare_on_scenarios(policies, opt);
+    REQUIRE(one.rows.size() == 8);
+    for (std::size_t i = 0; i < one.rows.size(); ++i) {
+        CHECK(one.rows[i].policy == three.rows[i].policy);
+        CHECK(one.rows[i].imbalance_pct == three.rows[i].imbalance_pct);
+        CHECK(one.rows[i].migrated_slices == three.rows[i].migrated_slices);
+    }
+    // The oracle is a floor for every causal policy, scenario by scenario on average.
+    for (std::size_t i = 0; i < one.rows.size(); i += 4) {
+        CHECK(one.rows[i + 3].imbalance_pct <= one.rows[i].imbalance_pct);
+        CHECK(one.rows[i + 3].imbalance_pct <= one.rows[i + 1].imbalance_pct);
+        CHECK(one.rows[i + 3].imbalance_pct <= one.rows[i + 2].imbalance_pct);
+        CHECK(one.rows[i].migrated_slices == 0.0); // static never migrates
+    }
+}
+
+TEST_CASE("comparison: a rollout's record matches its summary", "[eval]") {
+    std::vector<eval::PolicySpec> policies{{"reactive", "reactive", {}}};
+    eval::ScenarioComparison opt;
+    opt.ranks = {8};
+    opt.events = 40;
+    opt.count = 1;
+    opt.keep_records = true;
+    auto r = eval::compare_on_scenarios(policies, opt);
+    REQUIRE(r.records.size() == 1);
+    const auto& rec = r.records[0];
+    CHECK(rec.events() == 40);
+    CHECK(rec.clock == "workload");
+    double mean = 0.0;
+    std::int64_t migrated = 0;
+    for (std::size_t t = 0; t < rec.events(); ++t) {
+        std::vector<double> times(rec.rank_time.row(t), rec.rank_time.row(t) + rec.ranks());
+        CHECK(rec.imbalance[t] == eval::global_imbalance(times));
+        mean += rec.imbalance[t];
+        migrated += rec.migrated_slices[t];
+    }
+    CHECK(100.0 * mean / 40.0 == Approx(r.rows[0].imbalance_pct).epsilon(1e-12));
+    CHECK(static_cast<double>(migrated) == r.rows[0].migrated_slices);
+    data::validate(rec, "record");
+}
