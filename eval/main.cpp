@@ -7,6 +7,7 @@
 #include "cellshift/data/trace.hpp"
 #include "cellshift/eval/comparison.hpp"
 #include "cellshift/eval/inspect.hpp"
+#include "cellshift/eval/sweep.hpp"
 #include "cellshift/eval/tables.hpp"
 #include "cellshift/scenarios/seeds.hpp"
 #include "cellshift/version.hpp"
@@ -154,6 +155,27 @@ void write_outputs(const CompareOptions& o, const eval::ComparisonResult& result
               << "\n";
 }
 
+// "NAME=V1,V2,..." -> a sweep axis.
+eval::SweepAxis parse_axis(const std::string& text) {
+    auto eq = text.find('=');
+    if (eq == std::string::npos || eq == 0) {
+        throw std::invalid_argument("--grid '" + text + "' is not NAME=V1,V2,...");
+    }
+    eval::SweepAxis axis{text.substr(0, eq), {}};
+    for (const auto& v : split(text.substr(eq + 1), ',')) {
+        try {
+            std::size_t used = 0;
+            axis.values.push_back(std::stod(v, &used));
+            if (used != v.size()) {
+                throw std::invalid_argument(v);
+            }
+        } catch (const std::exception&) {
+            throw std::invalid_argument("--grid '" + text + "': '" + v + "' is not a number");
+        }
+    }
+    return axis;
+}
+
 std::optional<data::Controller> load_controller(const CompareOptions& o) {
     if (o.controller.empty()) {
         return std::nullopt;
@@ -241,6 +263,44 @@ int main(int argc, char** argv) {
         ->add_option("--jitter", trace_jitter,
                      "sigma of log-normal noise on what policies observe (0: exact)")
         ->capture_default_str();
+
+    // --- sweep -----------------------------------------------------------------------
+    eval::ScenarioComparison sw = sc;
+    sw.ranks = {4, 8, 16, 32};
+    sw.events = 50;
+    sw.count = 16;
+    std::string sweep_policy_name = "reactive";
+    std::vector<std::string> sweep_grid;
+    std::string sweep_seeds = "training";
+    std::string sweep_out = "out/sweep";
+    bool sweep_quiet = false;
+    auto* sweep = app.add_subcommand(
+        "sweep", "run a policy over a grid of parameter values on the same scenarios: its "
+                 "imbalance-vs-migration curve, and the point with the best training objective");
+    sweep->add_option("--policy", sweep_policy_name, "policy to sweep")->capture_default_str();
+    sweep->add_option("--grid", sweep_grid, "NAME=V1,V2,... (repeatable; the grid is the product)")
+        ->required()
+        ->delimiter('\0');
+    sweep->add_option("--ranks", sw.ranks, "rank counts P")->delimiter(',')->capture_default_str();
+    sweep->add_option("--events", sw.events, "events per rollout")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    sweep->add_option("--count", sw.count, "scenarios per rank count")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    sweep
+        ->add_option("--seeds", sweep_seeds,
+                     "seed range: training (how defaults are chosen) or evaluation")
+        ->check(CLI::IsMember({"training", "evaluation"}))
+        ->capture_default_str();
+    sweep->add_option("--lambda", sw.lambda, "migration weight per moved slice in the objective")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    sweep->add_option("--threads", sw.threads, "threads (results do not depend on it)")
+        ->check(CLI::Range(1, 1024))
+        ->capture_default_str();
+    sweep->add_option("--out", sweep_out, "directory for sweep.csv")->capture_default_str();
+    sweep->add_flag("-q,--quiet", sweep_quiet, "no progress on stderr");
 
     // --- policies, inspect, convert-trace, write-scenario --------------------------
     auto* policies = app.add_subcommand("policies", "list the registered policies, their "
@@ -333,7 +393,7 @@ int main(int argc, char** argv) {
             std::string caption = "evaluation seeds " +
                                   std::to_string(scenarios::kEvaluationSeedBase + sc.first_index) +
                                   "+; clock: workload (noise-free per-slice cost)";
-            std::cout << eval::format_table(result.rows, caption);
+            std::cout << eval::format_table(result.rows, caption) << std::flush;
             double decisions = static_cast<double>(specs.size() * sc.ranks.size()) *
                                static_cast<double>(sc.count * sc.events);
             std::fprintf(stderr,
@@ -351,6 +411,37 @@ int main(int argc, char** argv) {
             std::string caption = "trace " + trace_file + "; clock: workload (the trace's cost)";
             std::cout << eval::format_table(result.rows, caption);
             write_outputs(tr_opt, result, "trace", caption);
+            return 0;
+        }
+        if (sweep->parsed()) {
+            std::vector<eval::SweepAxis> grid;
+            for (const auto& g : sweep_grid) {
+                grid.push_back(parse_axis(g));
+            }
+            sw.seed_base = sweep_seeds == "training" ? scenarios::kTrainingSeedBase
+                                                     : scenarios::kEvaluationSeedBase;
+            if (!sweep_quiet) {
+                sw.progress = [](std::int64_t ranks, std::int64_t done, std::int64_t total) {
+                    if (done == total) {
+                        std::fprintf(stderr, "[sweep] P = %lld: %lld scenarios done\n",
+                                     static_cast<long long>(ranks), static_cast<long long>(total));
+                    }
+                };
+            }
+            auto points = eval::sweep_policy(sweep_policy_name, grid, {}, sw);
+            std::ostringstream caption;
+            caption << sweep_policy_name << " on " << sweep_seeds << " seeds, P in {";
+            for (std::size_t i = 0; i < sw.ranks.size(); ++i) {
+                caption << (i ? "," : "") << sw.ranks[i];
+            }
+            caption << "}, " << sw.count << " scenarios x " << sw.events
+                    << " events; objective = mean_t(G + spread + " << sw.lambda
+                    << " * migrated), averaged over P";
+            std::cout << eval::format_sweep(points, caption.str());
+            std::filesystem::create_directories(sweep_out);
+            std::string file = (std::filesystem::path(sweep_out) / "sweep.csv").string();
+            data::write_text_atomically(file, eval::sweep_to_csv(points));
+            std::cout << "wrote " << file << "\n";
             return 0;
         }
         if (policies->parsed()) {

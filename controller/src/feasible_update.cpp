@@ -18,7 +18,7 @@ FeasibleUpdate feasible_update(const Boundaries& current, const std::vector<doub
     std::vector<std::int64_t> wanted(ranks + 1, 0);
     for (std::size_t k = 1; k < ranks; ++k) {
         double p = proposals[k - 1];
-        m[k] = std::isfinite(p) ? static_cast<std::int64_t>(std::trunc(p)) : 0;
+        m[k] = std::isfinite(p) ? static_cast<std::int64_t>(std::llround(p)) : 0;
         wanted[k] = m[k];
     }
     bool changed = true;

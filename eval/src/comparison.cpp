@@ -16,7 +16,7 @@ namespace {
 
 // Sums the per-scenario summaries of one (ranks, policy) cell in scenario order.
 ComparisonRow aggregate(std::int64_t ranks, const std::string& policy,
-                        const std::vector<RolloutSummary>& runs) {
+                        const std::vector<RolloutSummary>& runs, double lambda) {
     ComparisonRow row;
     row.ranks = ranks;
     row.policy = policy;
@@ -25,6 +25,8 @@ ComparisonRow aggregate(std::int64_t ranks, const std::string& policy,
         row.spread += r.mean_spread;
         row.migrated_slices += static_cast<double>(r.migrated);
         row.limited_events += static_cast<double>(r.limited);
+        row.objective += r.mean_imbalance + r.mean_spread +
+                         lambda * static_cast<double>(r.migrated) / static_cast<double>(r.events);
         row.events = r.events;
     }
     const double n = static_cast<double>(runs.size());
@@ -32,6 +34,7 @@ ComparisonRow aggregate(std::int64_t ranks, const std::string& policy,
     row.spread /= n;
     row.migrated_slices /= n;
     row.limited_events /= n;
+    row.objective /= n;
     row.scenarios = static_cast<std::int64_t>(runs.size());
     return row;
 }
@@ -68,7 +71,8 @@ ComparisonResult compare_on_scenarios(const std::vector<PolicySpec>& policies,
         auto worker = [&] {
             try {
                 for (std::size_t i = next++; i < n; i = next++) {
-                    std::uint64_t seed = scenarios::evaluation_seed(opt.first_index + i);
+                    std::uint64_t seed =
+                        scenarios::seed_in_range(opt.seed_base, opt.first_index + i);
                     scenarios::Scenario sc = scenarios::generate_scenario(config, seed);
                     WorkloadHistory h;
                     h.workload = &sc.workload;
@@ -115,7 +119,7 @@ ComparisonResult compare_on_scenarios(const std::vector<PolicySpec>& policies,
             std::rethrow_exception(failure);
         }
         for (std::size_t p = 0; p < policies.size(); ++p) {
-            result.rows.push_back(aggregate(ranks, policies[p].label, runs[p]));
+            result.rows.push_back(aggregate(ranks, policies[p].label, runs[p], opt.lambda));
             if (opt.keep_records) {
                 result.records.push_back(std::move(records[p]));
             }
@@ -126,7 +130,8 @@ ComparisonResult compare_on_scenarios(const std::vector<PolicySpec>& policies,
 
 ComparisonResult compare_on_trace(const std::vector<PolicySpec>& policies, const data::Trace& trace,
                                   const std::vector<std::int64_t>& ranks, std::int64_t w_min,
-                                  double jitter, bool keep_records, const std::string& source) {
+                                  double jitter, bool keep_records, const std::string& source,
+                                  double lambda) {
     if (trace.events() < 2) {
         throw std::invalid_argument("the trace has " + std::to_string(trace.events()) +
                                     " event(s); a rollout needs at least 2");
@@ -154,7 +159,7 @@ ComparisonResult compare_on_trace(const std::vector<PolicySpec>& policies, const
         for (const auto& spec : policies) {
             auto policy = controller::make_policy(spec.name, spec.settings);
             Rollout r = run_rollout(*policy, spec.label, layout, h, keep_records);
-            result.rows.push_back(aggregate(p, spec.label, {r.summary}));
+            result.rows.push_back(aggregate(p, spec.label, {r.summary}, lambda));
             if (keep_records) {
                 result.records.push_back(std::move(*r.record));
             }

@@ -58,22 +58,24 @@ TEST_CASE("feasible update: invariants over random cases", "[controller][feasibl
             REQUIRE(nb[p + 1] - nb[p] >= w_min);
         }
         for (std::size_t k = 1; k + 1 < nb.size(); ++k) {
-            double want = proposal[k - 1];
+            // The integer proposal is the real one rounded to the nearest slice.
+            double want = std::round(proposal[k - 1]);
             std::int64_t move = nb[k] - b[k];
-            INFO("trial " << trial << " boundary " << k << " proposal " << want << " move "
-                          << move);
+            INFO("trial " << trial << " boundary " << k << " proposal " << proposal[k - 1]
+                          << " move " << move);
             CHECK(std::abs(static_cast<double>(move)) <= std::abs(want)); // never enlarged
-            CHECK((move == 0 || (move > 0) == (want > 0)));               // never reversed
-            if (move != static_cast<std::int64_t>(std::trunc(want))) {
+            CHECK(std::abs(static_cast<double>(move)) <= std::abs(proposal[k - 1]) + 0.5);
+            CHECK((move == 0 || (move > 0) == (want > 0))); // never reversed
+            if (move != static_cast<std::int64_t>(want)) {
                 any_shortened = true;
             }
         }
-        // When the truncated proposals are feasible as they are, nothing is shortened.
+        // When the rounded proposals are feasible as they are, nothing is shortened.
         for (std::size_t p = 0; p + 1 < b.size(); ++p) {
             auto at = [&](std::size_t k) {
                 return k == 0 || k + 1 == b.size()
                            ? b[k]
-                           : b[k] + static_cast<std::int64_t>(std::trunc(proposal[k - 1]));
+                           : b[k] + static_cast<std::int64_t>(std::round(proposal[k - 1]));
             };
             if (at(p + 1) - at(p) < w_min) {
                 truncated_feasible = false;
@@ -101,6 +103,9 @@ TEST_CASE("feasible update: two boundaries squeezing one rank share the cut",
     u = feasible_update(Boundaries{0, 2, 4, 10}, {3.0, 3.0}, 2);
     CHECK(u.boundaries == Boundaries{0, 5, 7, 10});
     CHECK(u.limited == 0);
+    // Proposals round to the nearest slice, halves away from zero.
+    u = feasible_update(b, {0.5, -0.49}, 2);
+    CHECK(u.boundaries == Boundaries{0, 11, 20, 30});
     // Non-finite proposals do not move.
     u = feasible_update(b, {std::nan(""), INFINITY}, 2);
     CHECK(u.boundaries == b);

@@ -1,8 +1,11 @@
 #pragma once
 // The joint feasible update of DESIGN section 3: all interior boundaries move in
-// one sweep; each real proposal is truncated toward zero to whole slices, then
-// moves are shortened (never reversed, never lengthened) until every rank keeps
-// at least w_min slices.
+// one sweep; each real proposal is rounded to the nearest whole slice (halves away
+// from zero: the deployed loop has integer boundaries), then the moves are
+// shortened (never reversed, never lengthened) until every rank keeps at least
+// w_min slices. Rounding rather than truncating matters: with truncation a
+// proposal below one slice never moves, and the reactive rule cannot correct the
+// small imbalances of narrow ranks.
 
 #include "cellshift/controller/layout.hpp"
 

@@ -15,10 +15,12 @@
 
 namespace cellshift::controller {
 
+// Defaults: the best point of the search on training seeds (docs/baselines.md),
+// the same values the registry's `reactive` uses.
 struct ReactiveParams {
-    double alpha = 0.5;            // gain: the fraction of the estimated excess to move
-    double tau = 0.05;             // dead band on |I|: smaller imbalances move nothing
-    double ds_max_fraction = 0.25; // largest move of one boundary per event, x S/P
+    double alpha = 0.6;            // gain: the fraction of the estimated excess to move
+    double tau = 0.15;             // dead band on |I|: smaller imbalances move nothing
+    double ds_max_fraction = 0.05; // largest move of one boundary per event, x S/P
 };
 
 // Local imbalance I of one boundary (0 when both times are 0).

@@ -7,6 +7,7 @@
 #include "cellshift/data/run_record.hpp"
 #include "cellshift/data/trace.hpp"
 #include "cellshift/scenarios/scenario.hpp"
+#include "cellshift/scenarios/seeds.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -29,6 +30,10 @@ struct ComparisonRow {
     double spread = 0.0;          // time-averaged normalised spread, mean over scenarios
     double migrated_slices = 0.0; // total over the rollout, mean over scenarios
     double limited_events = 0.0;  // decisions shortened by w_min, mean over scenarios
+    // The training objective, mean over scenarios of
+    //   mean_t (G_t + spread_t + lambda * migrated_t)
+    // i.e. the loss the residual GRU is trained on, with lambda per moved slice.
+    double objective = 0.0;
     std::int64_t scenarios = 0;
     std::int64_t events = 0;
 };
@@ -36,8 +41,10 @@ struct ComparisonRow {
 struct ScenarioComparison {
     std::vector<std::int64_t> ranks{2, 4, 8, 16, 32};
     std::int64_t events = 100;
-    std::int64_t count = 20;       // scenarios per rank count
-    std::uint64_t first_index = 0; // evaluation seeds evaluation_seed(first_index + i)
+    std::int64_t count = 20;                                  // scenarios per rank count
+    std::uint64_t seed_base = scenarios::kEvaluationSeedBase; // which seed range
+    std::uint64_t first_index = 0; // scenario i uses seed seed_base + first_index + i
+    double lambda = 5e-4;          // migration weight of the objective column
     int threads = 1;
     scenarios::ScenarioConfig base; // ranks and events are overwritten per run
     bool keep_records = false;      // keep the run records of scenario 0
@@ -58,6 +65,7 @@ ComparisonResult compare_on_scenarios(const std::vector<PolicySpec>& policies,
 // of the trace's first event; observations are noise-free unless jitter > 0.
 ComparisonResult compare_on_trace(const std::vector<PolicySpec>& policies, const data::Trace& trace,
                                   const std::vector<std::int64_t>& ranks, std::int64_t w_min,
-                                  double jitter, bool keep_records, const std::string& source);
+                                  double jitter, bool keep_records, const std::string& source,
+                                  double lambda = 5e-4);
 
 } // namespace cellshift::eval

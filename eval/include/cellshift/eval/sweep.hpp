@@ -1,0 +1,39 @@
+#pragma once
+// A grid sweep of one policy's parameters on the same scenarios: the whole
+// imbalance-vs-migration curve of a baseline, and the point that minimises the
+// training objective (how the baselines' defaults are chosen, on training seeds).
+
+#include "cellshift/eval/comparison.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace cellshift::eval {
+
+struct SweepAxis {
+    std::string name;
+    std::vector<double> values;
+};
+
+struct SweepPoint {
+    std::map<std::string, double> parameters;
+    std::string label;               // policy[name=value,...]
+    std::vector<ComparisonRow> rows; // one per rank count
+    double imbalance_pct = 0.0;      // mean over rank counts
+    double migrated_slices = 0.0;    // mean over rank counts
+    double objective = 0.0;          // mean over rank counts
+};
+
+// Every combination of the axes' values (row-major: the last axis varies fastest).
+std::vector<SweepPoint> sweep_policy(const std::string& policy, const std::vector<SweepAxis>& grid,
+                                     const controller::PolicySettings& base,
+                                     const ScenarioComparison& options);
+
+// Index of the point with the smallest objective (first of equals).
+std::size_t best_point(const std::vector<SweepPoint>& points);
+
+std::string format_sweep(const std::vector<SweepPoint>& points, const std::string& caption);
+std::string sweep_to_csv(const std::vector<SweepPoint>& points);
+
+} // namespace cellshift::eval

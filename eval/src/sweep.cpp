@@ -1,0 +1,110 @@
+#include "cellshift/eval/sweep.hpp"
+
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+
+namespace cellshift::eval {
+
+std::vector<SweepPoint> sweep_policy(const std::string& policy, const std::vector<SweepAxis>& grid,
+                                     const controller::PolicySettings& base,
+                                     const ScenarioComparison& options) {
+    if (grid.empty()) {
+        throw std::invalid_argument("sweep: give at least one --grid NAME=V1,V2,...");
+    }
+    std::vector<SweepPoint> points(1);
+    for (const auto& axis : grid) {
+        if (axis.values.empty()) {
+            throw std::invalid_argument("sweep: --grid " + axis.name + " has no values");
+        }
+        std::vector<SweepPoint> next;
+        for (const auto& p : points) {
+            for (double v : axis.values) {
+                SweepPoint q = p;
+                q.parameters[axis.name] = v;
+                next.push_back(q);
+            }
+        }
+        points = next;
+    }
+    std::vector<PolicySpec> specs;
+    for (auto& p : points) {
+        std::ostringstream label;
+        label << policy << "[";
+        bool first = true;
+        for (const auto& axis : grid) {
+            label << (first ? "" : ",") << axis.name << "=" << p.parameters[axis.name];
+            first = false;
+        }
+        label << "]";
+        p.label = label.str();
+        PolicySpec spec{p.label, policy, base};
+        for (const auto& [k, v] : p.parameters) {
+            spec.settings.overrides[k] = v;
+        }
+        specs.push_back(spec);
+    }
+    ComparisonResult result = compare_on_scenarios(specs, options);
+    for (const auto& row : result.rows) {
+        for (auto& p : points) {
+            if (p.label == row.policy) {
+                p.rows.push_back(row);
+            }
+        }
+    }
+    for (auto& p : points) {
+        for (const auto& r : p.rows) {
+            p.imbalance_pct += r.imbalance_pct;
+            p.migrated_slices += r.migrated_slices;
+            p.objective += r.objective;
+        }
+        const double n = static_cast<double>(p.rows.size());
+        p.imbalance_pct /= n;
+        p.migrated_slices /= n;
+        p.objective /= n;
+    }
+    return points;
+}
+
+std::size_t best_point(const std::vector<SweepPoint>& points) {
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < points.size(); ++i) {
+        if (points[i].objective < points[best].objective) {
+            best = i;
+        }
+    }
+    return best;
+}
+
+std::string format_sweep(const std::vector<SweepPoint>& points, const std::string& caption) {
+    std::ostringstream out;
+    out << caption << "\n";
+    char line[256];
+    std::snprintf(line, sizeof line, "  %-44s %12s %16s %10s\n", "point", "imbalance %",
+                  "migrated slices", "objective");
+    out << line;
+    const std::size_t best = best_point(points);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const auto& p = points[i];
+        std::snprintf(line, sizeof line, "  %-44s %12.2f %16.1f %10.4f%s\n", p.label.c_str(),
+                      p.imbalance_pct, p.migrated_slices, p.objective,
+                      i == best ? "  <- best" : "");
+        out << line;
+    }
+    return out.str();
+}
+
+std::string sweep_to_csv(const std::vector<SweepPoint>& points) {
+    std::ostringstream out;
+    out.precision(10);
+    out << "point,ranks,imbalance_pct,spread,migrated_slices,objective\n";
+    for (const auto& p : points) {
+        for (const auto& r : p.rows) {
+            out << '"' << p.label << "\"," << r.ranks << "," << r.imbalance_pct << "," << r.spread
+                << "," << r.migrated_slices << "," << r.objective << "\n";
+        }
+    }
+    return out.str();
+}
+
+} // namespace cellshift::eval
