@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Installs the build into a scratch prefix, builds tests/consumer against it
+# with find_package(cellshift), and runs both consumers.
+set -euo pipefail
+build=$1; source_dir=$2
+prefix=$(mktemp -d); trap 'rm -rf "$prefix"' EXIT
+cmake --install "$build" --prefix "$prefix/install" >/dev/null
+cmake -S "$source_dir" -B "$prefix/build" -DCMAKE_PREFIX_PATH="$prefix/install" >/dev/null
+cmake --build "$prefix/build" -j 2 >/dev/null
+"$prefix/build/consumer_c"
+"$prefix/build/consumer_cpp"

@@ -1,0 +1,58 @@
+// The C API with a controller file: an exported zero-head controller, called
+// through plain arrays, decides exactly like the reactive rule.
+
+#include "../support/temp_dir.hpp"
+#include "cellshift/controller.h"
+#include "cellshift/controller/rnn_policy.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+
+TEST_CASE("C API: rnn from a file equals reactive with the file's constants", "[capi]") {
+    cellshift::test::TempDir dir;
+    const std::string file = dir.file("zero.h5");
+    cellshift::controller::ReactiveParams params{0.5, 0.05, 0.2};
+    cellshift::data::write_controller(file,
+                                      cellshift::controller::untrained_controller(params, 24, 9));
+    char err[256];
+    const int64_t S = 80, P = 5;
+    cellshift_controller* rnn = cellshift_controller_create("rnn", file.c_str(), nullptr, S, P, 2,
+                                                            nullptr, err, sizeof err);
+    REQUIRE(rnn != nullptr);
+    cellshift_controller* reactive =
+        cellshift_controller_create("reactive", nullptr, "alpha=0.5,tau=0.05,ds_max_fraction=0.2",
+                                    S, P, 2, nullptr, err, sizeof err);
+    REQUIRE(reactive != nullptr);
+    int64_t a[P + 1], b[P + 1];
+    int moves = 0;
+    for (int t = 0; t < 50; ++t) {
+        double times[P];
+        for (int p = 0; p < P; ++p) {
+            times[p] = 1.0 + 0.5 * std::sin(0.3 * t + p); // a wandering imbalance
+        }
+        REQUIRE(cellshift_controller_step(rnn, times, nullptr, nullptr, 0.1 * t, a, err,
+                                          sizeof err) == 0);
+        REQUIRE(cellshift_controller_step(reactive, times, nullptr, nullptr, 0.1 * t, b, err,
+                                          sizeof err) == 0);
+        for (int k = 0; k <= P; ++k) {
+            REQUIRE(a[k] == b[k]);
+        }
+        moves += cellshift_controller_limited(rnn) >= 0 && a[1] != 16 ? 1 : 0;
+    }
+    CHECK(moves > 0);
+    CHECK(cellshift_controller_reset(rnn, nullptr, err, sizeof err) == 0);
+
+    CHECK(cellshift_controller_create("rnn", dir.file("missing.h5").c_str(), nullptr, S, P, 2,
+                                      nullptr, err, sizeof err) == nullptr);
+    CHECK(std::string(err).find("missing.h5: no such file") != std::string::npos);
+    CHECK(cellshift_controller_create("reactive", nullptr, "alpha=x", S, P, 2, nullptr, err,
+                                      sizeof err) == nullptr);
+    CHECK(std::string(err) == "parameter 'alpha=x': 'x' is not a number");
+    int64_t bad[P + 1] = {0, 1, 40, 60, 70, 80};
+    CHECK(cellshift_controller_reset(reactive, bad, err, sizeof err) == -1);
+    CHECK(std::string(err) == "rank 0 owns 1 slices, fewer than w_min = 2");
+    cellshift_controller_destroy(rnn);
+    cellshift_controller_destroy(reactive);
+}
