@@ -9,6 +9,11 @@ if(CELLSHIFT_SANITIZE)
     add_link_options(${_cellshift_sanitize_flags})
 endif()
 
+# -march=native for the whole build (Eigen then uses AVX2/AVX-512 in the GRU).
+if(CELLSHIFT_NATIVE)
+    add_compile_options("$<$<COMPILE_LANGUAGE:C,CXX>:-march=native>")
+endif()
+
 # cellshift_target_defaults(<target>): warnings for the project's own sources.
 # Third-party headers come in through imported targets, which CMake marks SYSTEM,
 # so -Wall -Wextra (and -Werror when asked) judge only our own code.
@@ -18,9 +23,10 @@ function(cellshift_target_defaults target)
         return()
     endif()
     set(_warnings -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion)
-    if(CELLSHIFT_SANITIZE AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    if((CELLSHIFT_SANITIZE OR CELLSHIFT_NATIVE) AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
         # GCC 12 reports false -Wmaybe-uninitialized inside libstdc++ (std::regex,
-        # std::function) when ASan instruments it; the plain build keeps the check.
+        # std::function) under ASan and inside its own avx512fintrin.h under
+        # -march=native; the plain build keeps the check.
         list(APPEND _warnings -Wno-maybe-uninitialized)
     endif()
     if(CELLSHIFT_WERROR)

@@ -20,7 +20,7 @@ public:
 private:
     void on_reset() override {
         const auto count = static_cast<Eigen::Index>(layout().ranks - 1);
-        hidden_ = Eigen::MatrixXd::Zero(gru_.hidden_size(), count);
+        hidden_ = Eigen::MatrixXf::Zero(gru_.hidden_size(), count);
         previous_moves_.assign(static_cast<std::size_t>(count), 0.0);
         previous_imbalance_.clear();
     }
@@ -65,7 +65,7 @@ private:
 
     GruCell gru_;
     ReactiveParams params_;
-    Eigen::MatrixXd hidden_;
+    Eigen::MatrixXf hidden_;
     std::vector<double> previous_moves_;
     std::vector<double> previous_imbalance_;
 };

@@ -45,6 +45,9 @@ std::vector<double> naive_step(const data::Controller& c, const std::vector<doub
 
 } // namespace
 
+// The Eigen cell computes in float (like the LibTorch training); the naive
+// reference in double. Over 5 steps the two agree to 2e-6, float's resolution
+// at these magnitudes (|h| < 1) after a few dozen roundings.
 TEST_CASE("Eigen GRU equals the naive formula over several steps and columns",
           "[controller][gru]") {
     data::Controller c = test::sample_controller(24, 12, 99);
@@ -52,7 +55,7 @@ TEST_CASE("Eigen GRU equals the naive formula over several steps and columns",
     const int columns = 7;
     std::mt19937_64 rng(5);
     std::normal_distribution<double> normal(0.0, 1.0);
-    Eigen::MatrixXd h = Eigen::MatrixXd::Zero(24, columns);
+    Eigen::MatrixXf h = Eigen::MatrixXf::Zero(24, columns);
     std::vector<std::vector<double>> ref(columns, std::vector<double>(24, 0.0));
     for (int step = 0; step < 5; ++step) {
         Eigen::MatrixXd x(12, columns);
@@ -68,10 +71,10 @@ TEST_CASE("Eigen GRU equals the naive formula over several steps and columns",
         for (int col = 0; col < columns; ++col) {
             double head = c.head_bias[0];
             for (int i = 0; i < 24; ++i) {
-                CHECK(h(i, col) == Approx(ref[col][i]).margin(1e-13));
+                CHECK(h(i, col) == Approx(ref[col][i]).margin(2e-6));
                 head += c.head_weight(0, i) * ref[col][i];
             }
-            CHECK(r(col) == Approx(head).margin(1e-13));
+            CHECK(r(col) == Approx(head).margin(2e-5));
         }
     }
 }
