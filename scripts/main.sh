@@ -1,34 +1,48 @@
 #!/usr/bin/env bash
 # The README's main command: set up, build, and run the main job.
 #
-#   scripts/main.sh
+#   scripts/main.sh [--count N]
 #
-# For now the main job shows what is built: each tool's version and help, the
-# devices a simulation would use, and a round trip of the example workload trace
-# through the data layer. Outputs go to out/.
+# 1. scripts/setup.sh (Debian packages, build into build/)
+# 2. controller-level evaluation on held-out scenarios, P = 2..32, every policy
+#    (including the clairvoyant oracle and rnn-zero, which must equal reactive)
+# 3. the 400-event stability rollout at P = 16
+# 4. the same table on the example workload trace (CSV -> HDF5 -> evaluation)
+# Outputs (CSV, Markdown, JSON, run records) go to out/. Training, the shipped
+# controller and the end-to-end simulation join as their issues land.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
+count=20
+case ${1:-} in
+    --count) count=$2 ;;
+    "") ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "main.sh: error: unknown option $1 (see --help)" >&2; exit 2 ;;
+esac
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+E=build/eval/cellshift-eval
 
 bash scripts/setup.sh
-tools=(build/eval/cellshift-eval build/sim/cellshift-sim)
-[ -x build/trainer/cellshift-train ] && tools+=(build/trainer/cellshift-train)
-
-say "versions"
-for t in "${tools[@]}"; do "$t" --version; done
-
-say "what a simulation run would use (cellshift-sim devices)"
-build/sim/cellshift-sim devices
+say "versions and devices"
+$E --version
+build/sim/cellshift-sim --version
 [ -x build/trainer/cellshift-train ] && build/trainer/cellshift-train --build-info
+build/sim/cellshift-sim devices
 
-say "example trace: CSV -> HDF5 -> validate"
-mkdir -p out
-build/eval/cellshift-eval convert-trace data/examples/spreading_cluster.csv \
-    out/spreading_cluster.h5 --source "data/examples/spreading_cluster.csv"
-build/eval/cellshift-eval inspect out/spreading_cluster.h5
+say "held-out scenarios: every policy, P = 2..32, $count scenarios x 100 events"
+$E scenarios --count "$count" --events 100 --ranks 2,4,8,16,32 --out out/eval \
+    --json out/eval/scenarios.json --records
 
-for t in "${tools[@]}"; do
-    say "$(basename "$t") --help"
-    "$t" --help
-done
+say "stability: 400-event rollouts at P = 16"
+$E scenarios --count 5 --events 400 --ranks 16 --out out/stability -q
+
+say "a user trace: data/examples/spreading_cluster.csv"
+$E convert-trace data/examples/spreading_cluster.csv out/spreading_cluster.h5 \
+    --source "data/examples/spreading_cluster.csv"
+$E inspect out/spreading_cluster.h5
+$E trace out/spreading_cluster.h5 --ranks 2,4 --out out/trace
+
+say "done"
+echo "tables: out/eval/scenarios.md, out/stability/scenarios.md, out/trace/trace.md"
+echo "run records: out/eval/runs/ (cellshift-eval inspect FILE, h5dump -H FILE)"

@@ -20,7 +20,8 @@ Eigen::VectorXf to_eigen(const std::vector<double>& v) {
 
 GruCell::GruCell(const data::Controller& c)
     : w_ih_(to_eigen(c.weight_ih)), w_hh_(to_eigen(c.weight_hh)), b_ih_(to_eigen(c.bias_ih)),
-      b_hh_(to_eigen(c.bias_hh)), head_w_(to_eigen(c.head_weight)), head_b_(static_cast<float>(c.head_bias.at(0))) {}
+      b_hh_(to_eigen(c.bias_hh)), head_w_(to_eigen(c.head_weight)),
+      head_b_(static_cast<float>(c.head_bias.at(0))) {}
 
 void GruCell::step(const Eigen::MatrixXd& x, Eigen::MatrixXf& h) const {
     const Eigen::Index n = hidden_size();

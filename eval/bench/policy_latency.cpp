@@ -67,9 +67,9 @@ int main(int argc, char** argv) {
                     o.next_workload = sc.row(t);
                     auto start = std::chrono::steady_clock::now();
                     policy->decide(o);
-                    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                                             start)
-                                   .count();
+                    seconds +=
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                            .count();
                 }
                 per_decision.push_back(seconds / static_cast<double>(sc.events()));
             }
