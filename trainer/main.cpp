@@ -1,7 +1,9 @@
-// cellshift-train: offline training of the residual GRU controller.
-// The training loop itself arrives with the surrogate/trainer issue; for now the
-// tool reports the LibTorch it was built against and the threads it would use.
+// cellshift-train: offline training of the residual GRU controller in the
+// differentiable surrogate (LibTorch, CPU), exported as an HDF5 controller file.
 
+#include "train.hpp"
+
+#include "cellshift/data/atomic_file.hpp"
 #include "cellshift/data/run_tool.hpp"
 #include "cellshift/version.hpp"
 
@@ -9,26 +11,151 @@
 #include <CLI/CLI.hpp>
 #include <torch/version.h>
 
+#include <cstdio>
+#include <filesystem>
 #include <iostream>
+#include <sstream>
+#include <unistd.h>
+
+namespace {
+
+std::string duration(double seconds) {
+    char buffer[32];
+    if (seconds >= 60) {
+        std::snprintf(buffer, sizeof buffer, "%dm%02ds", static_cast<int>(seconds) / 60,
+                      static_cast<int>(seconds) % 60);
+    } else {
+        std::snprintf(buffer, sizeof buffer, "%.0fs", seconds);
+    }
+    return buffer;
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
+    using namespace cellshift;
     CLI::App app{"cellshift-train: train the residual GRU load-balancing controller in the "
                  "differentiable surrogate (LibTorch, CPU) and export it as an HDF5 "
                  "controller file."};
     app.set_version_flag("--version", std::string("cellshift-train ") + CELLSHIFT_VERSION + " (" +
                                           CELLSHIFT_GIT_COMMIT + "), LibTorch " + TORCH_VERSION);
+    app.set_config("--config", "", "read options from an INI or TOML file");
+
+    trainer::TrainConfig c;
+    std::string out = "out/train/gru24.h5";
+    std::string log;
+    bool quiet = false;
     bool show_build = false;
+    app.add_option("-o,--out", out, "controller file to write (atomically)")->capture_default_str();
+    app.add_option("--log", log, "training log CSV (default: OUT without .h5 + .log.csv)");
+    app.add_option("--steps", c.steps, "optimisation steps")->capture_default_str();
+    app.add_option("--batch", c.batch, "scenarios per step")->capture_default_str();
+    app.add_option("--events", c.events, "rebalancing events per rollout (BPTT length)")
+        ->capture_default_str();
+    app.add_option("--min-ranks", c.min_ranks, "smallest P drawn per step")->capture_default_str();
+    app.add_option("--max-ranks", c.max_ranks, "largest P drawn per step")->capture_default_str();
+    app.add_option("--hidden", c.hidden, "GRU hidden size")->capture_default_str();
+    app.add_option("--lr", c.lr, "Adam learning rate (cosine-annealed)")->capture_default_str();
+    app.add_option("--lr-min", c.lr_min, "learning rate at the end of the cosine")
+        ->capture_default_str();
+    app.add_option("--grad-clip", c.grad_clip, "max global gradient norm")->capture_default_str();
+    app.add_option("--temperature-start", c.temperature_start,
+                   "soft-boundary temperature at step 0, in slices")
+        ->capture_default_str();
+    app.add_option("--temperature-end", c.temperature_end,
+                   "temperature at the last step (geometric annealing)")
+        ->capture_default_str();
+    app.add_option("--lambda", c.lambda, "loss per moved slice and event (L1 migration penalty)")
+        ->capture_default_str();
+    app.add_option("--alpha", c.reactive.alpha, "reactive rule gain (stored in the file)")
+        ->capture_default_str();
+    app.add_option("--tau", c.reactive.tau, "reactive rule dead band (stored in the file)")
+        ->capture_default_str();
+    app.add_option("--ds-max-fraction", c.reactive.ds_max_fraction,
+                   "largest move per boundary and event, x S/P (stored in the file)")
+        ->capture_default_str();
+    app.add_option("--seed", c.seed, "seed of the weights and of the training scenarios")
+        ->capture_default_str();
+    app.add_option("--validate-every", c.validate_every, "steps between validation passes")
+        ->capture_default_str();
+    app.add_option("--validation-count", c.validation_count,
+                   "validation scenarios (validation seed range)")
+        ->capture_default_str();
+    app.add_option("--threads", c.threads, "LibTorch intra-op threads")->capture_default_str();
+    app.add_option("--checkpoint", c.checkpoint,
+                   "checkpoint file (written every "
+                   "--checkpoint-every steps, atomically)");
+    app.add_option("--checkpoint-every", c.checkpoint_every, "steps between checkpoints")
+        ->capture_default_str();
+    app.add_flag("--resume", c.resume, "continue from --checkpoint");
+    app.add_option("--stop-after", c.stop_after,
+                   "stop after this step (checkpointing it), as if interrupted");
+    app.add_flag("-q,--quiet", quiet, "no progress bar");
     app.add_flag("--build-info", show_build,
                  "print the LibTorch version and the intra-op thread count, then exit");
-    return cellshift::data::run_tool<CLI::ParseError>("cellshift-train", app, argc, argv, [&] {
+
+    return data::run_tool<CLI::ParseError>("cellshift-train", app, argc, argv, [&] {
         if (show_build) {
             std::cout << "cellshift-train " << CELLSHIFT_VERSION << "\n"
                       << "LibTorch " << TORCH_VERSION << ", " << at::get_num_threads()
                       << " intra-op threads\n";
             return 0;
         }
-        std::cout << app.help();
-        std::cerr << "cellshift-train: training is not implemented in this version yet\n";
-        return cellshift::data::kExitUsage;
+        trainer::validate(c);
+        if (log.empty()) {
+            std::string stem = out.size() > 3 && out.substr(out.size() - 3) == ".h5"
+                                   ? out.substr(0, out.size() - 3)
+                                   : out;
+            log = stem + ".log.csv";
+        }
+        const std::string config_text = app.config_to_str(true, false);
+        std::ostringstream csv;
+        csv << "step,loss,imbalance,migrated,temperature,lr,validation,seconds\n";
+        const bool tty = ::isatty(2) != 0;
+        auto progress = [&](const trainer::StepReport& r) {
+            csv << r.step << "," << r.loss << "," << r.imbalance << "," << r.migrated << ","
+                << r.temperature << "," << r.lr << "," << r.validation << "," << r.seconds << "\n";
+            if (quiet) {
+                return;
+            }
+            const int width = 24;
+            const int done = static_cast<int>(width * r.step / c.steps);
+            const double eta =
+                r.seconds / static_cast<double>(r.step) * static_cast<double>(c.steps - r.step);
+            char line[256];
+            std::snprintf(line, sizeof line,
+                          "[train] %5lld/%lld [%-*s] loss %.4f imbalance %.2f%% migrated %.1f "
+                          "T %.3f lr %.1e%s ETA %s",
+                          static_cast<long long>(r.step), static_cast<long long>(c.steps), width,
+                          std::string(static_cast<std::size_t>(done), '#').c_str(), r.loss,
+                          100.0 * r.imbalance, r.migrated, r.temperature, r.lr,
+                          r.validation >= 0
+                              ? (" val " + std::to_string(r.validation).substr(0, 7)).c_str()
+                              : "",
+                          duration(eta).c_str());
+            if (tty) {
+                std::fprintf(stderr, "\r%s\033[K", line);
+            } else if (r.validation >= 0 || r.step == c.steps) {
+                std::fprintf(stderr, "%s\n", line);
+            }
+        };
+        trainer::TrainResult result = trainer::train(c, config_text, progress);
+        if (tty && !quiet) {
+            std::fprintf(stderr, "\n");
+        }
+        std::filesystem::path parent = std::filesystem::path(out).parent_path();
+        if (!parent.empty()) {
+            std::filesystem::create_directories(parent);
+        }
+        data::write_controller(out, result.best);
+        data::write_text_atomically(log, csv.str());
+        std::printf("wrote %s (%zu parameters, %lld steps) and %s\n"
+                    "validation objective: %.5f at the zero-head start (= reactive), %.5f best "
+                    "(%+.1f%%)\n",
+                    out.c_str(), result.best.parameter_count(),
+                    static_cast<long long>(result.steps_done), log.c_str(),
+                    result.initial_validation, result.best_validation,
+                    100.0 * (result.best_validation / result.initial_validation - 1.0));
+        return 0;
     });
 }

@@ -1,0 +1,89 @@
+#pragma once
+// The differentiable surrogate of the load-balancing loop (DESIGN section 4), in
+// LibTorch, batched over scenarios that share P, S and w_min.
+//
+// Boundaries are real. Rank p's time is sum_s W_s [sig((c_s - b_p)/T) - sig((c_s - b_{p+1})/T)]
+// with slice centres c_s = s + 1/2 and temperature T (in slices), so every
+// quantity below is differentiable in the boundaries and in the controller's
+// weights. It is computed through a soft prefix sum F(x) = sum_s W_s sig((x - c_s)/T),
+// exact prefix sums outside a window of +-(20 T + 2) slices around x (sig(-20) = 2e-9),
+// so a step costs O(P T) instead of O(P S). As T -> 0 it is the hard loop.
+//
+// Per event t = 1..E (the same timing as the hard loop, eval/rollout.hpp): the
+// controller observes interval t-1 (soft rank times under the current
+// boundaries, times the scenario's jitter), computes the 12 features of
+// controller/features.hpp, runs the GRU, corrects the (smoothed) reactive
+// proposal by its residual, moves the boundaries (each move limited to half the
+// slack of the rank it moves into, which keeps every rank >= w_min), and the loss
+// takes the noise-free imbalance and spread of interval t plus lambda per moved slice.
+
+#include "cellshift/controller/reactive.hpp"
+#include "cellshift/scenarios/scenario.hpp"
+
+#include <torch/torch.h>
+
+#include <vector>
+
+namespace cellshift::surrogate {
+
+// Scenarios as tensors (double): workload and growth events [B, E+1, S], cycle
+// phase [B, E+1], the observation jitter of every rank [B, E+1, P].
+struct ScenarioBatch {
+    torch::Tensor workload, growth_events, cycle_phase, jitter;
+    std::int64_t ranks = 0, slices = 0, w_min = 1;
+    std::int64_t events() const { return workload.size(1) - 1; }
+    std::int64_t batch() const { return workload.size(0); }
+};
+
+// All scenarios must share P, S and w_min.
+ScenarioBatch make_batch(const std::vector<scenarios::Scenario>& scenarios);
+
+// The residual controller: one shared GRU cell, zero-initialised linear head.
+struct ResidualGruImpl : torch::nn::Module {
+    explicit ResidualGruImpl(std::int64_t hidden = 24);
+    // features [N, 12], hidden [N, H] -> (residual [N], new hidden [N, H])
+    std::pair<torch::Tensor, torch::Tensor> forward(const torch::Tensor& features,
+                                                    const torch::Tensor& hidden);
+    torch::nn::GRUCell cell{nullptr};
+    torch::nn::Linear head{nullptr};
+    std::int64_t hidden_size;
+};
+TORCH_MODULE(ResidualGru);
+
+struct SoftLoopConfig {
+    double temperature = 0.05; // T, in slices
+    double lambda = 5e-4;      // loss per moved slice (and event)
+    controller::ReactiveParams reactive;
+    bool use_controller = true; // false: the pure (smoothed) reactive rule
+};
+
+struct SoftLoopResult {
+    torch::Tensor loss;      // scalar: mean over batch and events of G + spread + lambda M
+    torch::Tensor imbalance; // [B] time-averaged global imbalance
+    torch::Tensor spread;    // [B]
+    torch::Tensor migrated;  // [B] total moved slices
+    std::vector<torch::Tensor> boundaries; // E entries of [B, P+1], the boundaries of interval t
+};
+
+// Soft rank times [B, P] of per-slice workload w [B, S] under boundaries b [B, P+1].
+torch::Tensor soft_rank_times(const torch::Tensor& w, const torch::Tensor& b, double temperature);
+
+// The 12 clamped features [B, K, 12] (K = P-1) from tensors, the same definitions
+// and clamp ranges as controller::compute_features. `growth` is [B, S] (zeros when
+// unknown); the growth window uses the rounded boundaries.
+torch::Tensor soft_features(const torch::Tensor& observed_times, const torch::Tensor& b,
+                            std::int64_t w_min, double ds_max, const torch::Tensor& previous_moves,
+                            const torch::Tensor& phase, const torch::Tensor& growth,
+                            const torch::Tensor& reactive, const torch::Tensor& previous_imbalance);
+
+// The reactive proposal [B, K], made smooth: the threshold |I| > tau becomes
+// sig((|I| - tau) / k) and the choice of the slower rank sig((T+ - T-) / (k mean)),
+// with k = sharpness; as k -> 0 it is the hard rule. Clipped to +-ds_max.
+torch::Tensor soft_reactive(const torch::Tensor& observed_times, const torch::Tensor& b,
+                            const controller::ReactiveParams& params, double ds_max,
+                            double sharpness);
+
+SoftLoopResult run_soft_loop(ResidualGru& model, const ScenarioBatch& batch,
+                             const SoftLoopConfig& config);
+
+} // namespace cellshift::surrogate

@@ -1,0 +1,268 @@
+#include "cellshift/surrogate/soft_loop.hpp"
+
+#include "cellshift/controller/features.hpp"
+#include "cellshift/controller/partition.hpp"
+#include "cellshift/controller/residual.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace cellshift::surrogate {
+namespace {
+
+using torch::indexing::Slice;
+const auto kDouble = torch::TensorOptions().dtype(torch::kFloat64);
+
+torch::Tensor from_rows(const data::Matrix& m) {
+    return torch::from_blob(const_cast<double*>(m.values.data()),
+                            {static_cast<std::int64_t>(m.rows), static_cast<std::int64_t>(m.cols)},
+                            kDouble)
+        .clone();
+}
+
+// Exclusive prefix sums [B, S+1] of w [B, S].
+torch::Tensor prefix(const torch::Tensor& w) {
+    return torch::cat({torch::zeros({w.size(0), 1}, w.options()), w.cumsum(1)}, 1);
+}
+
+// F(x) = sum_s w_s sig((x - c_s) / T) for x [B, K]: exact prefix below the window,
+// soft terms inside it, nothing above it.
+torch::Tensor soft_prefix(const torch::Tensor& w, const torch::Tensor& cum, const torch::Tensor& x,
+                          double temperature) {
+    const std::int64_t batch = w.size(0), slices = w.size(1), k = x.size(1);
+    const std::int64_t m = static_cast<std::int64_t>(std::ceil(20.0 * temperature)) + 2;
+    torch::Tensor lo = x.detach().floor().to(torch::kLong) - m;                    // [B, K]
+    torch::Tensor idx = lo.unsqueeze(-1) + torch::arange(2 * m + 1, torch::kLong); // [B, K, W]
+    torch::Tensor valid = ((idx >= 0) & (idx < slices)).to(torch::kFloat64);
+    torch::Tensor idx_c = idx.clamp(0, slices - 1);
+    torch::Tensor wg = w.gather(1, idx_c.view({batch, -1})).view({batch, k, 2 * m + 1});
+    torch::Tensor centres = idx.to(torch::kFloat64) + 0.5;
+    torch::Tensor sig = torch::sigmoid((x.unsqueeze(-1) - centres) / temperature);
+    torch::Tensor base = cum.gather(1, lo.clamp(0, slices));
+    return base + (wg * sig * valid).sum(-1);
+}
+
+torch::Tensor clamp_features(const torch::Tensor& x) {
+    std::vector<double> lo = controller::feature_clamp_min();
+    std::vector<double> hi = controller::feature_clamp_max();
+    torch::Tensor tlo = torch::tensor(lo, kDouble);
+    torch::Tensor thi = torch::tensor(hi, kDouble);
+    return torch::max(torch::min(x, thi), tlo);
+}
+
+torch::Tensor local_imbalance(const torch::Tensor& t) {
+    torch::Tensor tl = t.index({Slice(), Slice(0, -1)});
+    torch::Tensor tr = t.index({Slice(), Slice(1, torch::indexing::None)});
+    torch::Tensor mean = 0.5 * (tl + tr);
+    return torch::where(mean > 0, (tr - tl) / mean.clamp_min(1e-300), torch::zeros_like(mean));
+}
+
+torch::Tensor global_imbalance(const torch::Tensor& t) {
+    torch::Tensor mean = t.mean(1);
+    return std::get<0>(t.max(1)) / mean - 1.0;
+}
+
+} // namespace
+
+ScenarioBatch make_batch(const std::vector<scenarios::Scenario>& list) {
+    if (list.empty()) {
+        throw std::invalid_argument("make_batch: no scenarios");
+    }
+    ScenarioBatch b;
+    b.ranks = list.front().layout.ranks;
+    b.slices = list.front().layout.slices;
+    b.w_min = list.front().layout.w_min;
+    std::vector<torch::Tensor> w, g, ph, j;
+    for (const auto& sc : list) {
+        if (sc.layout.ranks != b.ranks || sc.layout.slices != b.slices ||
+            sc.layout.w_min != b.w_min) {
+            throw std::invalid_argument("make_batch: scenarios must share P, S and w_min");
+        }
+        w.push_back(from_rows(sc.workload));
+        g.push_back(from_rows(sc.growth_events));
+        ph.push_back(torch::tensor(sc.cycle_phase, kDouble));
+        const std::int64_t rows = static_cast<std::int64_t>(sc.workload.rows);
+        torch::Tensor jit = torch::empty({rows, b.ranks}, kDouble);
+        auto a = jit.accessor<double, 2>();
+        for (std::int64_t t = 0; t < rows; ++t) {
+            for (std::int64_t p = 0; p < b.ranks; ++p) {
+                a[t][p] = scenarios::jitter_factor(sc, t, p, 0);
+            }
+        }
+        j.push_back(jit);
+    }
+    b.workload = torch::stack(w);
+    b.growth_events = torch::stack(g);
+    b.cycle_phase = torch::stack(ph);
+    b.jitter = torch::stack(j);
+    return b;
+}
+
+ResidualGruImpl::ResidualGruImpl(std::int64_t hidden) : hidden_size(hidden) {
+    cell = register_module(
+        "cell", torch::nn::GRUCell(torch::nn::GRUCellOptions(controller::kFeatureCount, hidden)));
+    head = register_module("head", torch::nn::Linear(hidden, 1));
+    // Zero head: the untrained controller is exactly the reactive rule.
+    torch::NoGradGuard no_grad;
+    head->weight.zero_();
+    head->bias.zero_();
+}
+
+std::pair<torch::Tensor, torch::Tensor> ResidualGruImpl::forward(const torch::Tensor& features,
+                                                                 const torch::Tensor& hidden) {
+    torch::Tensor h = cell->forward(features, hidden);
+    return {head->forward(h).squeeze(-1), h};
+}
+
+torch::Tensor soft_rank_times(const torch::Tensor& w, const torch::Tensor& b, double temperature) {
+    const std::int64_t ranks = b.size(1) - 1;
+    torch::Tensor cum = prefix(w);
+    torch::Tensor total = cum.index({Slice(), Slice(-1, torch::indexing::None)});
+    torch::Tensor f = torch::zeros({w.size(0), 1}, w.options());
+    std::vector<torch::Tensor> parts{f};
+    if (ranks > 1) {
+        parts.push_back(soft_prefix(w, cum, b.index({Slice(), Slice(1, ranks)}), temperature));
+    }
+    parts.push_back(total);
+    torch::Tensor all = torch::cat(parts, 1);
+    return all.index({Slice(), Slice(1, torch::indexing::None)}) -
+           all.index({Slice(), Slice(0, -1)});
+}
+
+torch::Tensor soft_reactive(const torch::Tensor& t, const torch::Tensor& b,
+                            const controller::ReactiveParams& params, double ds_max,
+                            double sharpness) {
+    torch::Tensor n =
+        b.index({Slice(), Slice(1, torch::indexing::None)}) - b.index({Slice(), Slice(0, -1)});
+    torch::Tensor tl = t.index({Slice(), Slice(0, -1)});
+    torch::Tensor tr = t.index({Slice(), Slice(1, torch::indexing::None)});
+    torch::Tensor nl = n.index({Slice(), Slice(0, -1)});
+    torch::Tensor nr = n.index({Slice(), Slice(1, torch::indexing::None)});
+    torch::Tensor mean = 0.5 * (tl + tr);
+    torch::Tensor imbalance = (tr - tl) / mean;
+    torch::Tensor gate = torch::sigmoid((imbalance.abs() - params.tau) / sharpness);
+    torch::Tensor right_slower = torch::sigmoid((tr - tl) / (sharpness * mean));
+    // alpha N_slow |dT| / (2 T_slow), signed toward the slower rank.
+    torch::Tensor ratio = right_slower * nr / tr + (1.0 - right_slower) * nl / tl;
+    torch::Tensor ds = gate * params.alpha * 0.5 * (tr - tl) * ratio;
+    return ds.clamp(-ds_max, ds_max);
+}
+
+torch::Tensor soft_features(const torch::Tensor& t, const torch::Tensor& b, std::int64_t w_min,
+                            double ds_max, const torch::Tensor& previous_moves,
+                            const torch::Tensor& phase, const torch::Tensor& growth,
+                            const torch::Tensor& reactive,
+                            const torch::Tensor& previous_imbalance) {
+    const std::int64_t batch = t.size(0), ranks = t.size(1), k = ranks - 1;
+    const std::int64_t slices = growth.size(1);
+    const double mean_width = static_cast<double>(slices) / static_cast<double>(ranks);
+    torch::Tensor n =
+        b.index({Slice(), Slice(1, torch::indexing::None)}) - b.index({Slice(), Slice(0, -1)});
+    torch::Tensor nl = n.index({Slice(), Slice(0, -1)});
+    torch::Tensor nr = n.index({Slice(), Slice(1, torch::indexing::None)});
+    torch::Tensor imbalance = local_imbalance(t);
+    torch::Tensor global = global_imbalance(t).unsqueeze(1).expand({batch, k});
+    torch::Tensor s = torch::sin(phase).unsqueeze(1).expand({batch, k});
+    torch::Tensor c = torch::cos(phase).unsqueeze(1).expand({batch, k});
+
+    // Growth events within the window around the (rounded) boundary.
+    const std::int64_t h = controller::growth_window(slices, ranks);
+    torch::Tensor cum = prefix(growth);
+    torch::Tensor br = b.index({Slice(), Slice(1, ranks)}).detach().round().to(torch::kLong);
+    torch::Tensor left = cum.gather(1, br) - cum.gather(1, (br - h).clamp(0, slices));
+    torch::Tensor right = cum.gather(1, (br + h).clamp(0, slices)) - cum.gather(1, br);
+    torch::Tensor g = (right - left) / (right + left).clamp_min(1.0);
+
+    const double wm = static_cast<double>(w_min);
+    torch::Tensor x =
+        torch::stack({imbalance, global, nl / mean_width, nr / mean_width, (nl - wm) / mean_width,
+                      (nr - wm) / mean_width, previous_moves / ds_max, s, c, g, reactive / ds_max,
+                      imbalance - previous_imbalance},
+                     -1);
+    return clamp_features(x);
+}
+
+SoftLoopResult run_soft_loop(ResidualGru& model, const ScenarioBatch& batch,
+                             const SoftLoopConfig& config) {
+    const std::int64_t nb = batch.batch(), ranks = batch.ranks, k = ranks - 1;
+    const std::int64_t slices = batch.slices, events = batch.events();
+    const controller::Layout layout{slices, ranks, batch.w_min};
+    const double ds_max = controller::ds_max_slices(layout, config.reactive);
+    const double sharpness = 0.02 * config.temperature;
+
+    // The hard loop's workload-aware initial partition of row 0.
+    std::vector<torch::Tensor> initial;
+    for (std::int64_t i = 0; i < nb; ++i) {
+        torch::Tensor row = batch.workload.index({i, 0}).contiguous();
+        std::vector<double> w(row.data_ptr<double>(), row.data_ptr<double>() + slices);
+        controller::Boundaries b0 = controller::split_equal_load(w, layout);
+        initial.push_back(torch::tensor(std::vector<double>(b0.begin(), b0.end()), kDouble));
+    }
+    torch::Tensor b = torch::stack(initial);
+    torch::Tensor hidden =
+        torch::zeros({nb * std::max<std::int64_t>(k, 1), model->hidden_size}, kDouble);
+    torch::Tensor previous_moves = torch::zeros({nb, k}, kDouble);
+    torch::Tensor previous_imbalance;
+
+    SoftLoopResult out;
+    torch::Tensor loss = torch::zeros({}, kDouble);
+    out.imbalance = torch::zeros({nb}, kDouble);
+    out.spread = torch::zeros({nb}, kDouble);
+    out.migrated = torch::zeros({nb}, kDouble);
+    for (std::int64_t t = 1; t <= events; ++t) {
+        torch::Tensor observed =
+            soft_rank_times(batch.workload.index({Slice(), t - 1}), b, config.temperature) *
+            batch.jitter.index({Slice(), t - 1});
+        torch::Tensor moves = torch::zeros({nb, k}, kDouble);
+        if (k > 0) {
+            torch::Tensor reactive = soft_reactive(observed, b, config.reactive, ds_max, sharpness);
+            torch::Tensor imbalance = local_imbalance(observed);
+            if (!previous_imbalance.defined()) {
+                previous_imbalance = imbalance; // no change is known at the first event
+            }
+            moves = reactive;
+            if (config.use_controller) {
+                torch::Tensor x = soft_features(observed, b, batch.w_min, ds_max, previous_moves,
+                                                batch.cycle_phase.index({Slice(), t - 1}),
+                                                batch.growth_events.index({Slice(), t - 1}),
+                                                reactive, previous_imbalance);
+                auto [residual, h] =
+                    model->forward(x.view({nb * k, controller::kFeatureCount}), hidden);
+                hidden = h;
+                torch::Tensor ratio =
+                    (reactive / ds_max).clamp(-controller::kAtanhClip, controller::kAtanhClip);
+                moves = ds_max * torch::tanh(torch::atanh(ratio) + residual.view({nb, k}));
+            }
+            // Each move takes at most half the slack of the rank it moves into: two
+            // boundaries squeezing one rank can then never push it below w_min.
+            torch::Tensor n = b.index({Slice(), Slice(1, torch::indexing::None)}) -
+                              b.index({Slice(), Slice(0, -1)});
+            torch::Tensor slack = (n - static_cast<double>(batch.w_min)).clamp_min(0.0);
+            torch::Tensor lo = -0.5 * slack.index({Slice(), Slice(0, -1)});
+            torch::Tensor hi = 0.5 * slack.index({Slice(), Slice(1, torch::indexing::None)});
+            moves = torch::max(torch::min(moves, hi), lo);
+            b = torch::cat({b.index({Slice(), Slice(0, 1)}),
+                            b.index({Slice(), Slice(1, ranks)}) + moves,
+                            b.index({Slice(), Slice(ranks, torch::indexing::None)})},
+                           1);
+            previous_moves = moves;
+            previous_imbalance = imbalance;
+        }
+        out.boundaries.push_back(b);
+        torch::Tensor truth =
+            soft_rank_times(batch.workload.index({Slice(), t}), b, config.temperature);
+        torch::Tensor g = global_imbalance(truth);
+        torch::Tensor spread = truth.std(1, /*unbiased=*/false) / truth.mean(1);
+        torch::Tensor migrated = moves.abs().sum(1);
+        loss = loss + (g + spread + config.lambda * migrated).mean();
+        out.imbalance = out.imbalance + g;
+        out.spread = out.spread + spread;
+        out.migrated = out.migrated + migrated;
+    }
+    out.loss = loss / static_cast<double>(events);
+    out.imbalance = out.imbalance / static_cast<double>(events);
+    out.spread = out.spread / static_cast<double>(events);
+    return out;
+}
+
+} // namespace cellshift::surrogate

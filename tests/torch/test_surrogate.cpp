@@ -1,0 +1,260 @@
+// The LibTorch surrogate against the hard loop of controller/ (its independent
+// truth), finite differences, and the trainer's resume determinism.
+
+#include "../support/temp_dir.hpp"
+#include "cellshift/controller/features.hpp"
+#include "cellshift/controller/gru.hpp"
+#include "cellshift/controller/partition.hpp"
+#include "cellshift/controller/reactive.hpp"
+#include "cellshift/scenarios/scenario.hpp"
+#include "cellshift/scenarios/seeds.hpp"
+#include "cellshift/surrogate/export.hpp"
+#include "cellshift/surrogate/soft_loop.hpp"
+#include "train.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+using namespace cellshift;
+using torch::indexing::Slice;
+
+namespace {
+
+const auto kDouble = torch::TensorOptions().dtype(torch::kFloat64);
+
+scenarios::Scenario scenario(std::int64_t ranks, std::uint64_t index, std::int64_t events = 10) {
+    scenarios::ScenarioConfig config;
+    config.ranks = ranks;
+    config.events = events;
+    return scenarios::generate_scenario(config, scenarios::evaluation_seed(index));
+}
+
+torch::Tensor as_tensor(const std::vector<double>& v) {
+    return torch::tensor(v, kDouble);
+}
+
+torch::Tensor as_tensor(const controller::Boundaries& b) {
+    return torch::tensor(std::vector<double>(b.begin(), b.end()), kDouble);
+}
+
+std::vector<double> as_vector(const torch::Tensor& t) {
+    torch::Tensor c = t.contiguous();
+    return {c.data_ptr<double>(), c.data_ptr<double>() + c.numel()};
+}
+
+} // namespace
+
+TEST_CASE("soft loop: at low temperature the rank times are the hard loop's", "[surrogate]") {
+    auto sc = scenario(8, 1);
+    std::vector<double> w = sc.row(3);
+    controller::Boundaries b = controller::split_equal_load(w, sc.layout);
+    b[3] += 2; // not the equal split: any integer boundaries
+    std::vector<double> hard = controller::rank_sums(w, b);
+    torch::Tensor soft =
+        surrogate::soft_rank_times(as_tensor(w).unsqueeze(0), as_tensor(b).unsqueeze(0), 0.01);
+    std::vector<double> s = as_vector(soft);
+    for (std::size_t p = 0; p < hard.size(); ++p) {
+        CHECK(s[p] == Approx(hard[p]).epsilon(1e-12)); // sig(50) = 1 - 2e-22
+    }
+    // Warm: the times still add up to the total work (ownership is a partition of unity).
+    torch::Tensor warm =
+        surrogate::soft_rank_times(as_tensor(w).unsqueeze(0), as_tensor(b).unsqueeze(0), 2.0);
+    double total = 0.0;
+    for (double x : w) {
+        total += x;
+    }
+    CHECK(warm.sum().item<double>() == Approx(total).epsilon(1e-12));
+}
+
+TEST_CASE("soft loop: features and reactive proposal equal the Eigen controller's", "[surrogate]") {
+    auto sc = scenario(6, 2);
+    std::vector<double> w = sc.row(4);
+    controller::Boundaries b = controller::split_equal_load(sc.row(0), sc.layout);
+    std::vector<double> times = controller::rank_sums(w, b);
+    for (std::size_t p = 0; p < times.size(); ++p) {
+        times[p] *= scenarios::jitter_factor(sc, 4, static_cast<std::int64_t>(p), 0);
+    }
+    controller::ReactiveParams params{0.6, 0.01, 0.3};
+    const double ds_max = controller::ds_max_slices(sc.layout, params);
+    std::vector<double> reactive = controller::reactive_proposals(times, b, params, ds_max);
+    std::vector<double> previous_moves{0.5, -1.0, 0.0, 2.0, -0.25};
+    std::vector<double> previous_imbalance{0.1, -0.05, 0.0, 0.2, 0.01};
+    std::vector<double> growth = sc.growth_row(4);
+    growth[static_cast<std::size_t>(b[2])] += 3.0; // make the growth feature non-trivial
+    controller::FeatureInputs in;
+    in.rank_times = &times;
+    in.boundaries = &b;
+    in.w_min = sc.layout.w_min;
+    in.ds_max = ds_max;
+    in.previous_moves = &previous_moves;
+    in.cycle_phase = sc.cycle_phase[4];
+    in.growth_events = &growth;
+    in.reactive = &reactive;
+    in.previous_local_imbalance = &previous_imbalance;
+    Eigen::MatrixXd eigen = controller::compute_features(in);
+
+    torch::Tensor tt = as_tensor(times).unsqueeze(0);
+    torch::Tensor tb = as_tensor(b).unsqueeze(0);
+    torch::Tensor soft_reactive = surrogate::soft_reactive(tt, tb, params, ds_max, 1e-9);
+    std::vector<double> sr = as_vector(soft_reactive);
+    for (std::size_t k = 0; k < reactive.size(); ++k) {
+        CHECK(sr[k] == Approx(reactive[k]).margin(1e-12));
+    }
+    torch::Tensor x = surrogate::soft_features(
+        tt, tb, sc.layout.w_min, ds_max, as_tensor(previous_moves).unsqueeze(0),
+        torch::tensor({sc.cycle_phase[4]}, kDouble), as_tensor(growth).unsqueeze(0),
+        as_tensor(reactive).unsqueeze(0), as_tensor(previous_imbalance).unsqueeze(0));
+    REQUIRE(x.size(1) == eigen.cols());
+    REQUIRE(x.size(2) == eigen.rows());
+    auto a = x.accessor<double, 3>();
+    for (Eigen::Index k = 0; k < eigen.cols(); ++k) {
+        for (Eigen::Index f = 0; f < eigen.rows(); ++f) {
+            INFO("boundary " << k << " feature " << controller::kFeatures[f].name);
+            CHECK(a[0][k][f] == Approx(eigen(f, k)).margin(1e-12));
+        }
+    }
+}
+
+TEST_CASE("soft loop: gradients equal finite differences", "[surrogate]") {
+    torch::manual_seed(3);
+    surrogate::ResidualGru model(8);
+    model->to(torch::kFloat64);
+    {
+        torch::NoGradGuard no_grad;
+        model->head->weight.normal_(0.0, 0.3); // a non-zero head: gradients through the GRU
+        model->head->bias.fill_(0.1);
+    }
+    // A batch shares P, S and w_min: the second scenario takes the first's layout.
+    scenarios::ScenarioConfig config;
+    config.ranks = 4;
+    config.events = 6;
+    auto first = scenarios::generate_scenario(config, scenarios::evaluation_seed(5));
+    config.slices = {static_cast<double>(first.layout.slices),
+                     static_cast<double>(first.layout.slices)};
+    config.w_min = {static_cast<double>(first.layout.w_min),
+                    static_cast<double>(first.layout.w_min)};
+    auto batch = surrogate::make_batch(
+        {first, scenarios::generate_scenario(config, scenarios::evaluation_seed(6))});
+    surrogate::SoftLoopConfig loop{0.7, 5e-3, controller::ReactiveParams{0.6, 0.05, 0.3}, true};
+
+    auto loss_of = [&] { return surrogate::run_soft_loop(model, batch, loop).loss; };
+    model->zero_grad();
+    loss_of().backward();
+    for (auto* p : {&model->head->weight, &model->cell->weight_ih, &model->cell->bias_hh}) {
+        torch::Tensor grad = p->grad().clone();
+        for (std::int64_t i : {0L, 3L, 7L}) {
+            if (i >= p->numel()) {
+                continue;
+            }
+            const double eps = 1e-6;
+            double up, down;
+            {
+                torch::NoGradGuard no_grad;
+                p->view(-1)[i] += eps;
+                up = loss_of().item<double>();
+                p->view(-1)[i] -= 2 * eps;
+                down = loss_of().item<double>();
+                p->view(-1)[i] += eps;
+            }
+            double fd = (up - down) / (2 * eps);
+            INFO("parameter element " << i);
+            CHECK(grad.view(-1)[i].item<double>() == Approx(fd).margin(1e-7).epsilon(1e-4));
+        }
+    }
+
+    // And with respect to the boundaries of the rank times.
+    auto sc = scenario(5, 9);
+    torch::Tensor w = as_tensor(sc.row(2)).unsqueeze(0);
+    torch::Tensor b = as_tensor(controller::split_equal_load(sc.row(0), sc.layout)).unsqueeze(0);
+    b = b + torch::tensor({0.0, 0.3, -0.2, 0.45, 0.1, 0.0}, kDouble);
+    b.set_requires_grad(true);
+    torch::Tensor weights = torch::tensor({1.0, -2.0, 0.5, 3.0, -1.0}, kDouble);
+    auto f = [&](const torch::Tensor& bb) {
+        return (surrogate::soft_rank_times(w, bb, 0.5) * weights).sum();
+    };
+    f(b).backward();
+    for (std::int64_t k = 1; k <= 4; ++k) {
+        torch::Tensor bp = b.detach().clone(), bm = b.detach().clone();
+        bp[0][k] += 1e-6;
+        bm[0][k] -= 1e-6;
+        double fd = (f(bp).item<double>() - f(bm).item<double>()) / 2e-6;
+        CHECK(b.grad()[0][k].item<double>() == Approx(fd).epsilon(1e-5));
+    }
+}
+
+TEST_CASE("export: the Eigen GRU of the exported file computes the LibTorch cell's output",
+          "[surrogate]") {
+    torch::manual_seed(4);
+    surrogate::ResidualGru model(24);
+    model->to(torch::kFloat64);
+    {
+        torch::NoGradGuard no_grad;
+        model->head->weight.normal_(0.0, 0.2);
+    }
+    data::Controller c = surrogate::to_controller(model, controller::ReactiveParams{}, {});
+    data::validate(c, "exported");
+    CHECK(c.parameter_count() == 2761);
+    controller::GruCell cell(c);
+    torch::Tensor x = torch::randn({5, 12}, kDouble);
+    torch::Tensor h = torch::randn({5, 24}, kDouble).tanh();
+    auto [r, h2] = model->forward(x, h);
+    Eigen::MatrixXd ex(12, 5);
+    Eigen::MatrixXf eh(24, 5);
+    for (int n = 0; n < 5; ++n) {
+        for (int f = 0; f < 12; ++f) {
+            ex(f, n) = x[n][f].item<double>();
+        }
+        for (int i = 0; i < 24; ++i) {
+            eh(i, n) = static_cast<float>(h[n][i].item<double>());
+        }
+    }
+    cell.step(ex, eh);
+    Eigen::VectorXd er = cell.head(eh);
+    for (int n = 0; n < 5; ++n) {
+        CHECK(er(n) == Approx(r[n].item<double>()).margin(2e-5)); // Eigen computes in float
+        for (int i = 0; i < 24; ++i) {
+            CHECK(eh(i, n) == Approx(h2[n][i].item<double>()).margin(2e-6));
+        }
+    }
+    // load_weights is the inverse of to_controller.
+    surrogate::ResidualGru other(24);
+    other->to(torch::kFloat64);
+    surrogate::load_weights(other, c);
+    CHECK(torch::equal(other->cell->weight_hh, model->cell->weight_hh));
+    CHECK(torch::equal(other->head->weight, model->head->weight));
+}
+
+TEST_CASE("trainer: a resumed run reaches the same weights as an uninterrupted one", "[trainer]") {
+    test::TempDir dir;
+    trainer::TrainConfig c;
+    c.steps = 4;
+    c.batch = 2;
+    c.events = 5;
+    c.max_ranks = 4;
+    c.hidden = 6;
+    c.validate_every = 2;
+    c.validation_count = 2;
+    c.checkpoint_every = 1;
+    auto straight = trainer::train(c, "", nullptr);
+
+    c.checkpoint = dir.file("ckpt.pt");
+    c.stop_after = 2;
+    auto half = trainer::train(c, "", nullptr);
+    CHECK(half.steps_done == 2);
+    c.stop_after = -1;
+    c.resume = true;
+    auto resumed = trainer::train(c, "", nullptr);
+    CHECK(resumed.steps_done == 4);
+    CHECK(resumed.best.weight_ih == straight.best.weight_ih);
+    CHECK(resumed.best.head_weight == straight.best.head_weight);
+    CHECK(resumed.best.training.loss_history == straight.best.training.loss_history);
+    CHECK(resumed.best_validation == straight.best_validation);
+    // Training moved the head away from zero (the test would pass trivially otherwise).
+    double norm = 0.0;
+    for (double v : straight.best.training.loss_history) {
+        norm += v;
+    }
+    CHECK(norm > 0.0);
+    CHECK(dir.entries() == std::vector<std::string>{"ckpt.pt"}); // no temporary left behind
+}

@@ -1,0 +1,253 @@
+#include "train.hpp"
+
+#include "cellshift/data/atomic_file.hpp"
+#include "cellshift/data/error.hpp"
+#include "cellshift/scenarios/counter_rng.hpp"
+#include "cellshift/scenarios/seeds.hpp"
+#include "cellshift/surrogate/export.hpp"
+#include "cellshift/surrogate/soft_loop.hpp"
+#include "cellshift/version.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+
+namespace cellshift::trainer {
+namespace {
+
+// One batch of scenarios that share P, S and w_min: P is drawn per step, the
+// first scenario's S and w_min are imposed on the others.
+surrogate::ScenarioBatch sample_batch(const TrainConfig& c, std::uint64_t base, std::uint64_t index,
+                                      std::int64_t count) {
+    scenarios::ScenarioConfig config;
+    config.events = c.events;
+    const std::uint64_t key = scenarios::mix64(c.seed * 0x9E3779B97F4A7C15ULL + index);
+    const double u = scenarios::counter_uniform(key, 7, 0);
+    const std::int64_t span = c.max_ranks - c.min_ranks + 1;
+    config.ranks =
+        c.min_ranks +
+        std::min<std::int64_t>(static_cast<std::int64_t>(u * static_cast<double>(span)), span - 1);
+    std::vector<scenarios::Scenario> list;
+    for (std::int64_t i = 0; i < count; ++i) {
+        std::uint64_t offset = (key + static_cast<std::uint64_t>(i)) % scenarios::kSeedRangeSize;
+        list.push_back(scenarios::generate_scenario(config, base + offset));
+        if (i == 0) {
+            const double s = static_cast<double>(list[0].layout.slices);
+            const double w = static_cast<double>(list[0].layout.w_min);
+            config.slices = {s, s};
+            config.w_min = {w, w};
+        }
+    }
+    return surrogate::make_batch(list);
+}
+
+double cosine_lr(const TrainConfig& c, std::int64_t step) {
+    const double progress = static_cast<double>(step) / static_cast<double>(c.steps);
+    return c.lr_min + 0.5 * (c.lr - c.lr_min) * (1.0 + std::cos(M_PI * progress));
+}
+
+double temperature(const TrainConfig& c, std::int64_t step) {
+    const double progress =
+        c.steps > 1 ? static_cast<double>(step) / static_cast<double>(c.steps - 1) : 1.0;
+    return c.temperature_start *
+           std::pow(c.temperature_end / c.temperature_start, std::min(1.0, progress));
+}
+
+// The validation objective: the loss of the soft loop at the final temperature
+// on fixed validation scenarios (one batch per P drawn for them).
+double validate_model(surrogate::ResidualGru& model, const TrainConfig& c,
+                      const std::vector<surrogate::ScenarioBatch>& batches) {
+    torch::NoGradGuard no_grad;
+    surrogate::SoftLoopConfig loop{c.temperature_end, c.lambda, c.reactive, true};
+    double total = 0.0;
+    for (const auto& b : batches) {
+        total += surrogate::run_soft_loop(model, b, loop).loss.item<double>();
+    }
+    return total / static_cast<double>(batches.size());
+}
+
+struct Checkpoint {
+    std::int64_t step = 0;
+    double best_validation = 0.0;
+    double initial_validation = 0.0;
+    std::vector<double> history;
+};
+
+void save_checkpoint(const std::string& path, surrogate::ResidualGru& model,
+                     surrogate::ResidualGru& best, torch::optim::Adam& optimizer,
+                     const Checkpoint& state) {
+    torch::serialize::OutputArchive archive, m, b, o;
+    model->save(m);
+    best->save(b);
+    optimizer.save(o);
+    archive.write("model", m);
+    archive.write("best", b);
+    archive.write("optimizer", o);
+    archive.write("step", torch::tensor(state.step));
+    archive.write("best_validation", torch::tensor(state.best_validation, torch::kFloat64));
+    archive.write("initial_validation", torch::tensor(state.initial_validation, torch::kFloat64));
+    archive.write("history", torch::tensor(state.history, torch::kFloat64));
+    data::AtomicFile out(path);
+    archive.save_to(out.temp_path());
+    out.commit();
+}
+
+Checkpoint load_checkpoint(const std::string& path, surrogate::ResidualGru& model,
+                           surrogate::ResidualGru& best, torch::optim::Adam& optimizer) {
+    if (!std::filesystem::exists(path)) {
+        data::fail(path, "no such checkpoint (--resume needs an existing --checkpoint)");
+    }
+    torch::serialize::InputArchive archive, m, b, o;
+    try {
+        archive.load_from(path);
+        archive.read("model", m);
+        archive.read("best", b);
+        archive.read("optimizer", o);
+        model->load(m);
+        best->load(b);
+        optimizer.load(o);
+        Checkpoint state;
+        auto read = [&](const char* key) {
+            torch::Tensor t; // a fresh tensor per key: read() keeps an existing dtype
+            archive.read(key, t);
+            return t.contiguous();
+        };
+        state.step = read("step").item<std::int64_t>();
+        state.best_validation = read("best_validation").item<double>();
+        state.initial_validation = read("initial_validation").item<double>();
+        torch::Tensor history = read("history");
+        state.history.assign(history.data_ptr<double>(),
+                             history.data_ptr<double>() + history.numel());
+        return state;
+    } catch (const c10::Error& e) {
+        std::string what = e.what_without_backtrace();
+        data::fail(path, "not a cellshift-train checkpoint, or truncated (" +
+                             what.substr(0, what.find('\n')) + ")");
+    }
+}
+
+void copy_parameters(surrogate::ResidualGru& from, surrogate::ResidualGru& to) {
+    torch::NoGradGuard no_grad;
+    auto src = from->parameters();
+    auto dst = to->parameters();
+    for (std::size_t i = 0; i < src.size(); ++i) {
+        dst[i].copy_(src[i]);
+    }
+}
+
+} // namespace
+
+void validate(const TrainConfig& c) {
+    auto require = [](bool ok, const std::string& message) {
+        if (!ok) {
+            throw std::invalid_argument(message);
+        }
+    };
+    require(c.steps >= 1, "--steps must be >= 1");
+    require(c.batch >= 1, "--batch must be >= 1");
+    require(c.events >= 1, "--events must be >= 1");
+    require(c.min_ranks >= 2 && c.max_ranks >= c.min_ranks,
+            "--min-ranks must be >= 2 and <= --max-ranks");
+    require(c.hidden >= 1, "--hidden must be >= 1");
+    require(std::isfinite(c.lr) && c.lr > 0 && c.lr_min >= 0 && c.lr_min <= c.lr,
+            "--lr must be > 0 and --lr-min in [0, lr]");
+    require(c.grad_clip > 0, "--grad-clip must be > 0");
+    require(c.temperature_start > 0 && c.temperature_end > 0, "temperatures must be > 0");
+    require(std::isfinite(c.lambda) && c.lambda >= 0, "--lambda must be >= 0");
+    require(c.reactive.alpha > 0 && c.reactive.tau >= 0 && c.reactive.ds_max_fraction > 0 &&
+                c.reactive.ds_max_fraction <= 1,
+            "--alpha must be > 0, --tau >= 0, --ds-max-fraction in (0, 1]");
+    require(c.validate_every >= 1 && c.validation_count >= 1,
+            "--validate-every and --validation-count must be >= 1");
+    require(c.threads >= 1, "--threads must be >= 1");
+    require(!c.resume || !c.checkpoint.empty(), "--resume needs --checkpoint FILE");
+}
+
+TrainResult train(const TrainConfig& c, const std::string& config_text,
+                  const std::function<void(const StepReport&)>& progress) {
+    validate(c);
+    torch::set_num_threads(c.threads);
+    torch::manual_seed(c.seed);
+    surrogate::ResidualGru model(c.hidden);
+    model->to(torch::kFloat64);
+    surrogate::ResidualGru best(c.hidden);
+    best->to(torch::kFloat64);
+    torch::optim::Adam optimizer(model->parameters(), torch::optim::AdamOptions(c.lr));
+
+    // Fixed validation batches on the validation seed range.
+    std::vector<surrogate::ScenarioBatch> validation;
+    for (std::int64_t i = 0; i < std::max<std::int64_t>(1, c.validation_count / 4); ++i) {
+        validation.push_back(sample_batch(c, scenarios::kValidationSeedBase,
+                                          static_cast<std::uint64_t>(1000000 + i),
+                                          std::min<std::int64_t>(4, c.validation_count)));
+    }
+
+    Checkpoint state;
+    if (c.resume) {
+        state = load_checkpoint(c.checkpoint, model, best, optimizer);
+    } else {
+        state.initial_validation = validate_model(model, c, validation);
+        state.best_validation = state.initial_validation;
+        copy_parameters(model, best);
+    }
+    const auto start = std::chrono::steady_clock::now();
+    std::int64_t last = c.stop_after >= 0 ? std::min(c.steps, c.stop_after) : c.steps;
+    for (std::int64_t step = state.step; step < last; ++step) {
+        const double lr = cosine_lr(c, step);
+        for (auto& group : optimizer.param_groups()) {
+            static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
+        }
+        const double temp = temperature(c, step);
+        surrogate::ScenarioBatch batch = sample_batch(c, scenarios::kTrainingSeedBase,
+                                                      static_cast<std::uint64_t>(step), c.batch);
+        surrogate::SoftLoopConfig loop{temp, c.lambda, c.reactive, true};
+        optimizer.zero_grad();
+        surrogate::SoftLoopResult r = surrogate::run_soft_loop(model, batch, loop);
+        r.loss.backward();
+        torch::nn::utils::clip_grad_norm_(model->parameters(), c.grad_clip);
+        optimizer.step();
+
+        StepReport report;
+        report.step = step + 1;
+        report.loss = r.loss.item<double>();
+        report.imbalance = r.imbalance.mean().item<double>();
+        report.migrated = r.migrated.mean().item<double>();
+        report.temperature = temp;
+        report.lr = lr;
+        state.history.push_back(report.loss);
+        if ((step + 1) % c.validate_every == 0 || step + 1 == c.steps) {
+            report.validation = validate_model(model, c, validation);
+            if (report.validation < state.best_validation) {
+                state.best_validation = report.validation;
+                copy_parameters(model, best);
+            }
+        }
+        state.step = step + 1;
+        report.seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (progress) {
+            progress(report);
+        }
+        if (!c.checkpoint.empty() && ((step + 1) % c.checkpoint_every == 0 || step + 1 == last)) {
+            save_checkpoint(c.checkpoint, model, best, optimizer, state);
+        }
+    }
+
+    data::TrainingProvenance provenance;
+    provenance.seed = c.seed;
+    provenance.steps = state.step;
+    provenance.lambda = c.lambda;
+    provenance.commit = CELLSHIFT_GIT_COMMIT;
+    provenance.config = config_text;
+    provenance.loss_history = state.history;
+    TrainResult result;
+    result.best = surrogate::to_controller(best, c.reactive, provenance);
+    result.best_validation = state.best_validation;
+    result.initial_validation = state.initial_validation;
+    result.steps_done = state.step;
+    return result;
+}
+
+} // namespace cellshift::trainer
