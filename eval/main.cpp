@@ -29,7 +29,19 @@ namespace {
 using namespace cellshift;
 
 const char* kDefaultPolicies =
-    "static,reactive,persistence,holt,seam,hoomd,lammps-shift,oracle,rnn-zero";
+    "static,reactive,persistence,holt,seam,hoomd,lammps-shift,oracle,rnn-zero,rnn";
+
+// The controller `rnn` uses when no --controller is given: the one shipped in
+// the source tree, else the installed copy.
+std::string shipped_controller() {
+    for (const char* path : {CELLSHIFT_SHIPPED_CONTROLLER, CELLSHIFT_INSTALLED_CONTROLLER}) {
+        std::error_code ec;
+        if (std::filesystem::exists(path, ec)) {
+            return path;
+        }
+    }
+    return "";
+}
 
 // Options shared by the `scenarios` and `trace` subcommands.
 struct CompareOptions {
@@ -48,13 +60,14 @@ void add_compare_options(CLI::App* cmd, CompareOptions& o) {
         ->delimiter(',')
         ->capture_default_str();
     cmd->add_option("--policies", o.policies,
-                    "comma-separated policies (see `cellshift-eval policies`); `rnn` needs "
-                    "--controller")
+                    "comma-separated policies (see `cellshift-eval policies`); `rnn` uses "
+                    "--controller, or the shipped data/controllers/gru24.h5")
         ->capture_default_str();
     cmd->add_option("--param", o.params,
                     "override a policy parameter, POLICY.NAME=VALUE (repeatable), e.g. "
                     "reactive.alpha=0.4");
-    cmd->add_option("--controller", o.controller, "controller file for the `rnn` policy")
+    cmd->add_option("--controller", o.controller,
+                    "controller file for the `rnn` policy (default: the shipped gru24.h5)")
         ->check(CLI::ExistingFile);
     cmd->add_option("--out", o.out_dir, "directory for the CSV, Markdown and run records")
         ->capture_default_str();
@@ -83,10 +96,14 @@ std::vector<eval::PolicySpec> policy_specs(const CompareOptions& o,
     std::vector<eval::PolicySpec> specs;
     for (const auto& name : split(o.policies, ',')) {
         controller::policy_style(name); // unknown names fail here, with the list of known ones
+        if (name == "rnn" && controller == nullptr && o.policies == kDefaultPolicies) {
+            continue; // the default list without a controller: see rnn_note()
+        }
         eval::PolicySpec spec{name, name, {}};
         spec.settings.controller = controller;
         if (name == "rnn" && controller == nullptr) {
-            throw std::invalid_argument("policy 'rnn' needs a controller file (--controller FILE)");
+            throw std::invalid_argument("policy 'rnn' needs a controller file (--controller FILE; "
+                                        "no shipped data/controllers/gru24.h5 was found)");
         }
         specs.push_back(spec);
     }
@@ -177,10 +194,22 @@ eval::SweepAxis parse_axis(const std::string& text) {
 }
 
 std::optional<data::Controller> load_controller(const CompareOptions& o) {
-    if (o.controller.empty()) {
+    std::string file = o.controller.empty() ? shipped_controller() : o.controller;
+    if (file.empty()) {
         return std::nullopt;
     }
-    return data::read_controller(o.controller);
+    return data::read_controller(file);
+}
+
+// Said under the table when the default policy list had to leave `rnn` out.
+std::string rnn_note(const std::vector<eval::PolicySpec>& specs) {
+    for (const auto& s : specs) {
+        if (s.name == "rnn") {
+            return "";
+        }
+    }
+    return "(rnn not evaluated: no --controller given and no shipped "
+           "data/controllers/gru24.h5 found)\n";
 }
 
 int list_policies() {
@@ -393,7 +422,7 @@ int main(int argc, char** argv) {
             std::string caption = "evaluation seeds " +
                                   std::to_string(scenarios::kEvaluationSeedBase + sc.first_index) +
                                   "+; clock: workload (noise-free per-slice cost)";
-            std::cout << eval::format_table(result.rows, caption) << std::flush;
+            std::cout << eval::format_table(result.rows, caption) << rnn_note(specs) << std::flush;
             double decisions = static_cast<double>(specs.size() * sc.ranks.size()) *
                                static_cast<double>(sc.count * sc.events);
             std::fprintf(stderr,
@@ -409,7 +438,7 @@ int main(int argc, char** argv) {
             eval::ComparisonResult result = eval::compare_on_trace(
                 specs, t, tr_opt.ranks, trace_w_min, trace_jitter, tr_opt.records, trace_file);
             std::string caption = "trace " + trace_file + "; clock: workload (the trace's cost)";
-            std::cout << eval::format_table(result.rows, caption);
+            std::cout << eval::format_table(result.rows, caption) << rnn_note(specs);
             write_outputs(tr_opt, result, "trace", caption);
             return 0;
         }

@@ -240,7 +240,18 @@ SoftLoopResult run_soft_loop(ResidualGru& model, const ScenarioBatch& batch,
             torch::Tensor slack = (n - static_cast<double>(batch.w_min)).clamp_min(0.0);
             torch::Tensor lo = -0.5 * slack.index({Slice(), Slice(0, -1)});
             torch::Tensor hi = 0.5 * slack.index({Slice(), Slice(1, torch::indexing::None)});
+            if (config.round_moves) {
+                // Whole slices: boundaries stay integers, so the half-slack limits
+                // are floored to whole slices and the rounded moves stay feasible.
+                lo = -torch::floor(-lo);
+                hi = torch::floor(hi);
+            }
             moves = torch::max(torch::min(moves, hi), lo);
+            if (config.round_moves) {
+                // Halves away from zero, like the hard loop's llround.
+                torch::Tensor rounded = torch::sign(moves) * torch::floor(moves.abs() + 0.5);
+                moves = moves + (rounded - moves).detach();
+            }
             b = torch::cat({b.index({Slice(), Slice(0, 1)}),
                             b.index({Slice(), Slice(1, ranks)}) + moves,
                             b.index({Slice(), Slice(ranks, torch::indexing::None)})},

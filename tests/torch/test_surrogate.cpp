@@ -6,6 +6,7 @@
 #include "cellshift/controller/gru.hpp"
 #include "cellshift/controller/partition.hpp"
 #include "cellshift/controller/reactive.hpp"
+#include "cellshift/controller/registry.hpp"
 #include "cellshift/scenarios/scenario.hpp"
 #include "cellshift/scenarios/seeds.hpp"
 #include "cellshift/surrogate/export.hpp"
@@ -137,6 +138,7 @@ TEST_CASE("soft loop: gradients equal finite differences", "[surrogate]") {
     auto batch = surrogate::make_batch(
         {first, scenarios::generate_scenario(config, scenarios::evaluation_seed(6))});
     surrogate::SoftLoopConfig loop{0.7, 5e-3, controller::ReactiveParams{0.6, 0.05, 0.3}, true};
+    loop.round_moves = false; // rounding is piecewise constant: no finite differences through it
 
     auto loss_of = [&] { return surrogate::run_soft_loop(model, batch, loop).loss; };
     model->zero_grad();
@@ -181,6 +183,53 @@ TEST_CASE("soft loop: gradients equal finite differences", "[surrogate]") {
         double fd = (f(bp).item<double>() - f(bm).item<double>()) / 2e-6;
         CHECK(b.grad()[0][k].item<double>() == Approx(fd).epsilon(1e-5));
     }
+}
+
+TEST_CASE("soft loop: at low temperature the reactive rollout is the hard loop's, event by event",
+          "[surrogate]") {
+    scenarios::ScenarioConfig config;
+    config.ranks = 8;
+    config.events = 30;
+    auto sc = scenarios::generate_scenario(config, scenarios::evaluation_seed(12));
+    controller::ReactiveParams params{0.6, 0.03, 0.25};
+    surrogate::ResidualGru unused(4);
+    unused->to(torch::kFloat64);
+    surrogate::SoftLoopConfig loop{0.01, 5e-4, params, /*use_controller=*/false};
+    auto soft = surrogate::run_soft_loop(unused, surrogate::make_batch({sc}), loop);
+
+    auto policy = controller::make_policy(
+        "reactive", {{{"alpha", 0.6}, {"tau", 0.03}, {"ds_max_fraction", 0.25}}, "", nullptr});
+    controller::Boundaries b = controller::split_equal_load(sc.row(0), sc.layout);
+    policy->reset(sc.layout, b);
+    double imbalance = 0.0;
+    std::int64_t migrated = 0;
+    int moved_events = 0;
+    for (std::int64_t t = 1; t <= 30; ++t) {
+        controller::Observation o;
+        o.rank_times = controller::rank_sums(sc.row(t - 1), policy->boundaries());
+        for (std::size_t p = 0; p < o.rank_times.size(); ++p) {
+            o.rank_times[p] *= scenarios::jitter_factor(sc, t - 1, static_cast<std::int64_t>(p), 0);
+        }
+        controller::Boundaries before = policy->boundaries();
+        const controller::Boundaries& hard = policy->decide(o);
+        migrated += controller::migrated_slices(before, hard);
+        moved_events += hard != before ? 1 : 0;
+        std::vector<double> s = as_vector(soft.boundaries[static_cast<std::size_t>(t - 1)][0]);
+        INFO("event " << t);
+        for (std::size_t k = 0; k < hard.size(); ++k) {
+            REQUIRE(s[k] == static_cast<double>(hard[k]));
+        }
+        std::vector<double> times = controller::rank_sums(sc.row(t), hard);
+        double max = 0.0, sum = 0.0;
+        for (double x : times) {
+            max = std::max(max, x);
+            sum += x;
+        }
+        imbalance += max / (sum / static_cast<double>(times.size())) - 1.0;
+    }
+    CHECK(moved_events >= 10); // the rollout exercises the rule
+    CHECK(soft.imbalance[0].item<double>() == Approx(imbalance / 30.0).epsilon(1e-9));
+    CHECK(soft.migrated[0].item<double>() == static_cast<double>(migrated));
 }
 
 TEST_CASE("export: the Eigen GRU of the exported file computes the LibTorch cell's output",

@@ -46,15 +46,23 @@ void check_feasible(const Boundaries& b, const Layout& l) {
     }
 }
 
+// A random feasible layout: P in [1, max_ranks], w_min in [1, max_w_min], and
+// up to `max_extra` slices beyond P * w_min.
+Layout random_layout(std::mt19937_64& rng, std::int64_t max_ranks, std::int64_t max_w_min,
+                     std::int64_t max_extra) {
+    Layout l;
+    l.ranks = std::uniform_int_distribution<std::int64_t>(1, max_ranks)(rng);
+    l.w_min = std::uniform_int_distribution<std::int64_t>(1, max_w_min)(rng);
+    l.slices = l.ranks * l.w_min + std::uniform_int_distribution<std::int64_t>(0, max_extra)(rng);
+    return l;
+}
+
 } // namespace
 
 TEST_CASE("optimal partition: equals brute force on small cases", "[controller][oracle]") {
     std::mt19937_64 rng(31);
     for (int trial = 0; trial < 1500; ++trial) {
-        Layout l;
-        l.ranks = std::uniform_int_distribution<std::int64_t>(1, 4)(rng);
-        l.w_min = std::uniform_int_distribution<std::int64_t>(1, 3)(rng);
-        l.slices = l.ranks * l.w_min + std::uniform_int_distribution<std::int64_t>(0, 8)(rng);
+        Layout l = random_layout(rng, 4, 3, 8);
         std::vector<double> load(static_cast<std::size_t>(l.slices));
         for (double& x : load) {
             int kind = std::uniform_int_distribution<int>(0, 9)(rng);
@@ -101,10 +109,7 @@ TEST_CASE("equal-load split: invariants and exact cases", "[controller][partitio
     CHECK(split_equal_load(std::vector<double>(9, 0.0), Layout{9, 3, 1}) == Boundaries{0, 3, 6, 9});
     std::mt19937_64 rng(8);
     for (int trial = 0; trial < 500; ++trial) {
-        Layout r;
-        r.ranks = std::uniform_int_distribution<std::int64_t>(1, 30)(rng);
-        r.w_min = std::uniform_int_distribution<std::int64_t>(1, 4)(rng);
-        r.slices = r.ranks * r.w_min + std::uniform_int_distribution<std::int64_t>(0, 100)(rng);
+        Layout r = random_layout(rng, 30, 4, 100);
         std::vector<double> load(static_cast<std::size_t>(r.slices));
         for (double& x : load) {
             x = std::exponential_distribution<double>(1.0)(rng);

@@ -14,7 +14,8 @@
 // boundaries, times the scenario's jitter), computes the 12 features of
 // controller/features.hpp, runs the GRU, corrects the (smoothed) reactive
 // proposal by its residual, moves the boundaries (each move limited to half the
-// slack of the rank it moves into, which keeps every rank >= w_min), and the loss
+// slack of the rank it moves into, which keeps every rank >= w_min, then rounded
+// to whole slices with a straight-through gradient), and the loss
 // takes the noise-free imbalance and spread of interval t plus lambda per moved slice.
 
 #include "cellshift/controller/reactive.hpp"
@@ -55,6 +56,10 @@ struct SoftLoopConfig {
     double lambda = 5e-4;      // loss per moved slice (and event)
     controller::ReactiveParams reactive;
     bool use_controller = true; // false: the pure (smoothed) reactive rule
+    // Round every move to whole slices in the forward pass, as the deployed loop
+    // does, with the identity as its gradient (straight-through estimator). Without
+    // it the surrogate rewards sub-slice moves that the hard loop rounds away.
+    bool round_moves = true;
 };
 
 struct SoftLoopResult {
