@@ -67,6 +67,9 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     app.add_option("--lambda", c.lambda, "loss per moved slice and event (L1 migration penalty)")
         ->capture_default_str();
+    app.add_flag("--round-moves", c.round_moves,
+                 "round moves to whole slices in the training rollouts too (straight-through "
+                 "gradient); validation always rounds");
     app.add_option("--alpha", c.reactive.alpha, "reactive rule gain (stored in the file)")
         ->capture_default_str();
     app.add_option("--tau", c.reactive.tau, "reactive rule dead band (stored in the file)")

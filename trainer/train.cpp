@@ -60,7 +60,9 @@ double temperature(const TrainConfig& c, std::int64_t step) {
 double validate_model(surrogate::ResidualGru& model, const TrainConfig& c,
                       const std::vector<surrogate::ScenarioBatch>& batches) {
     torch::NoGradGuard no_grad;
+    // Validation uses the deployed arithmetic: whole-slice moves, the final temperature.
     surrogate::SoftLoopConfig loop{c.temperature_end, c.lambda, c.reactive, true};
+    loop.round_moves = true;
     double total = 0.0;
     for (const auto& b : batches) {
         total += surrogate::run_soft_loop(model, b, loop).loss.item<double>();
@@ -203,6 +205,7 @@ TrainResult train(const TrainConfig& c, const std::string& config_text,
         surrogate::ScenarioBatch batch = sample_batch(c, scenarios::kTrainingSeedBase,
                                                       static_cast<std::uint64_t>(step), c.batch);
         surrogate::SoftLoopConfig loop{temp, c.lambda, c.reactive, true};
+        loop.round_moves = c.round_moves;
         optimizer.zero_grad();
         surrogate::SoftLoopResult r = surrogate::run_soft_loop(model, batch, loop);
         r.loss.backward();

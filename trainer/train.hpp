@@ -27,7 +27,12 @@ struct TrainConfig {
     double grad_clip = 1.0;         // max global gradient norm
     double temperature_start = 1.0; // slices; annealed geometrically to
     double temperature_end = 0.05;
-    double lambda = 5e-4;                // per moved slice and event
+    double lambda = 5e-4; // per moved slice and event
+    // Round moves to whole slices in the training rollouts (straight-through). Off
+    // by default: with whole-slice boundaries the gradient of the soft rank times
+    // vanishes as T falls, and training stalls. Validation always rounds, so the
+    // kept controller is chosen by the deployed arithmetic.
+    bool round_moves = false;
     controller::ReactiveParams reactive; // the rule the residual corrects (stored in the file)
     std::uint64_t seed = 1;
     std::int64_t validate_every = 25;
