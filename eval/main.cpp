@@ -425,9 +425,11 @@ int main(int argc, char** argv) {
             std::cout << eval::format_table(result.rows, caption) << rnn_note(specs) << std::flush;
             double decisions = static_cast<double>(specs.size() * sc.ranks.size()) *
                                static_cast<double>(sc.count * sc.events);
-            std::fprintf(stderr,
-                         "[eval] %.0f policy decisions in %.2f s (%.0f events/s, %d threads)\n",
-                         decisions, seconds, decisions / seconds, sc.threads);
+            if (!sc_opt.quiet) {
+                std::fprintf(stderr,
+                             "[eval] %.0f policy decisions in %.2f s (%.0f events/s, %d threads)\n",
+                             decisions, seconds, decisions / seconds, sc.threads);
+            }
             write_outputs(sc_opt, result, "scenarios", caption);
             return 0;
         }

@@ -1,25 +1,30 @@
 #!/usr/bin/env bash
 # The README's main command: set up, build, and run the main job.
 #
-#   scripts/main.sh [--count N]
+#   scripts/main.sh [--count N] [--train STEPS]
 #
 # 1. scripts/setup.sh (Debian packages, build into build/)
-# 2. controller-level evaluation on held-out scenarios, P = 2..32, every policy
-#    (including the clairvoyant oracle and rnn-zero, which must equal reactive)
-# 3. the 400-event stability rollout at P = 16
-# 4. the same table on the example workload trace (CSV -> HDF5 -> evaluation)
-# Outputs (CSV, Markdown, JSON, run records) go to out/. Training, the shipped
-# controller and the end-to-end simulation join as their issues land.
+# 2. with --train: train a controller from scratch (progress bar) into
+#    out/train/gru24.h5 and use it; otherwise the shipped data/controllers/gru24.h5
+# 3. controller-level evaluation on held-out scenarios, P = 2..32, every policy
+#    (the trained rnn, the clairvoyant oracle, and rnn-zero, which must equal reactive)
+# 4. the 400-event stability rollout at P = 16
+# 5. the same table on the example workload trace (CSV -> HDF5 -> evaluation)
+# Outputs (CSV, Markdown, JSON, run records) go to out/. The end-to-end
+# simulation joins when the simulator lands.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 count=20
-case ${1:-} in
-    --count) count=$2 ;;
-    "") ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "main.sh: error: unknown option $1 (see --help)" >&2; exit 2 ;;
-esac
+train=0
+while [ $# -gt 0 ]; do
+    case $1 in
+        --count) count=$2; shift 2 ;;
+        --train) train=$2; shift 2 ;;
+        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "main.sh: error: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+done
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 E=build/eval/cellshift-eval
 
@@ -30,18 +35,25 @@ build/sim/cellshift-sim --version
 [ -x build/trainer/cellshift-train ] && build/trainer/cellshift-train --build-info
 build/sim/cellshift-sim devices
 
-say "held-out scenarios: every policy, P = 2..32, $count scenarios x 100 events"
+controller=data/controllers/gru24.h5
+if [ "$train" -gt 0 ]; then
+    say "training a controller from scratch: $train steps"
+    build/trainer/cellshift-train --steps "$train" --out out/train/gru24.h5
+    controller=out/train/gru24.h5
+fi
+
+say "held-out scenarios: every policy, P = 2..32, $count scenarios x 100 events (rnn: $controller)"
 $E scenarios --count "$count" --events 100 --ranks 2,4,8,16,32 --out out/eval \
-    --json out/eval/scenarios.json --records
+    --json out/eval/scenarios.json --records --controller "$controller"
 
 say "stability: 400-event rollouts at P = 16"
-$E scenarios --count 5 --events 400 --ranks 16 --out out/stability -q
+$E scenarios --count 5 --events 400 --ranks 16 --out out/stability -q --controller "$controller"
 
 say "a user trace: data/examples/spreading_cluster.csv"
 $E convert-trace data/examples/spreading_cluster.csv out/spreading_cluster.h5 \
     --source "data/examples/spreading_cluster.csv"
 $E inspect out/spreading_cluster.h5
-$E trace out/spreading_cluster.h5 --ranks 2,4 --out out/trace
+$E trace out/spreading_cluster.h5 --ranks 2,4 --out out/trace --controller "$controller"
 
 say "done"
 echo "tables: out/eval/scenarios.md, out/stability/scenarios.md, out/trace/trace.md"
