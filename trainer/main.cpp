@@ -4,6 +4,7 @@
 #include "train.hpp"
 
 #include "cellshift/data/atomic_file.hpp"
+#include "cellshift/data/error.hpp"
 #include "cellshift/data/run_tool.hpp"
 #include "cellshift/version.hpp"
 
@@ -105,6 +106,16 @@ int main(int argc, char** argv) {
             return 0;
         }
         trainer::validate(c);
+        // Fail on an unwritable output before spending minutes training.
+        std::filesystem::path parent = std::filesystem::path(out).parent_path();
+        std::error_code ec;
+        if (!parent.empty()) {
+            std::filesystem::create_directories(parent, ec);
+            if (ec) {
+                data::fail(out, "cannot create its directory: " + ec.message());
+            }
+        }
+        { data::AtomicFile probe(out); } // creates and removes a temporary beside it
         if (log.empty()) {
             std::string stem = out.size() > 3 && out.substr(out.size() - 3) == ".h5"
                                    ? out.substr(0, out.size() - 3)
@@ -145,10 +156,6 @@ int main(int argc, char** argv) {
         trainer::TrainResult result = trainer::train(c, config_text, progress);
         if (tty && !quiet) {
             std::fprintf(stderr, "\n");
-        }
-        std::filesystem::path parent = std::filesystem::path(out).parent_path();
-        if (!parent.empty()) {
-            std::filesystem::create_directories(parent);
         }
         data::write_controller(out, result.best);
         data::write_text_atomically(log, csv.str());

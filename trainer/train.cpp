@@ -60,9 +60,10 @@ double temperature(const TrainConfig& c, std::int64_t step) {
 double validate_model(surrogate::ResidualGru& model, const TrainConfig& c,
                       const std::vector<surrogate::ScenarioBatch>& batches) {
     torch::NoGradGuard no_grad;
-    // Validation uses the deployed arithmetic: whole-slice moves, the final temperature.
+    // Validation uses the deployed arithmetic by default: whole-slice moves, the
+    // final temperature.
     surrogate::SoftLoopConfig loop{c.temperature_end, c.lambda, c.reactive, true};
-    loop.round_moves = true;
+    loop.round_moves = c.validate_rounded;
     double total = 0.0;
     for (const auto& b : batches) {
         total += surrogate::run_soft_loop(model, b, loop).loss.item<double>();

@@ -33,6 +33,7 @@ struct TrainConfig {
     // vanishes as T falls, and training stalls. Validation always rounds, so the
     // kept controller is chosen by the deployed arithmetic.
     bool round_moves = false;
+    bool validate_rounded = true;        // validation with whole-slice moves (the deployed loop)
     controller::ReactiveParams reactive; // the rule the residual corrects (stored in the file)
     std::uint64_t seed = 1;
     std::int64_t validate_every = 25;

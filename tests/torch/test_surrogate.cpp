@@ -7,6 +7,7 @@
 #include "cellshift/controller/partition.hpp"
 #include "cellshift/controller/reactive.hpp"
 #include "cellshift/controller/registry.hpp"
+#include "cellshift/controller/rnn_policy.hpp"
 #include "cellshift/scenarios/scenario.hpp"
 #include "cellshift/scenarios/seeds.hpp"
 #include "cellshift/surrogate/export.hpp"
@@ -230,6 +231,72 @@ TEST_CASE("soft loop: at low temperature the reactive rollout is the hard loop's
     CHECK(moved_events >= 10); // the rollout exercises the rule
     CHECK(soft.imbalance[0].item<double>() == Approx(imbalance / 30.0).epsilon(1e-9));
     CHECK(soft.migrated[0].item<double>() == static_cast<double>(migrated));
+}
+
+TEST_CASE("export: the Eigen rnn policy makes the LibTorch controller's moves over a rollout",
+          "[surrogate]") {
+    // A controller with a non-zero head (so the residual matters), exported and run
+    // by the deployed Eigen policy, against the soft loop at low temperature with
+    // whole-slice moves (the deployed arithmetic).
+    torch::manual_seed(11);
+    surrogate::ResidualGru model(24);
+    model->to(torch::kFloat64);
+    {
+        torch::NoGradGuard no_grad;
+        model->head->weight.normal_(0.0, 0.5);
+        model->head->bias.fill_(0.05);
+    }
+    controller::ReactiveParams params{0.6, 0.03, 0.1};
+    scenarios::ScenarioConfig config;
+    config.ranks = 8;
+    config.events = 30;
+    auto sc = scenarios::generate_scenario(config, scenarios::evaluation_seed(21));
+    surrogate::SoftLoopConfig loop{0.01, 5e-4, params, /*use_controller=*/true};
+    loop.round_moves = true;
+    torch::NoGradGuard no_grad;
+    auto soft = surrogate::run_soft_loop(model, surrogate::make_batch({sc}), loop);
+
+    auto policy = controller::make_rnn_policy(surrogate::to_controller(model, params, {}));
+    policy->reset(sc.layout, controller::split_equal_load(sc.row(0), sc.layout));
+    int differs_from_reactive = 0;
+    auto reactive = controller::make_policy(
+        "reactive", {{{"alpha", 0.6}, {"tau", 0.03}, {"ds_max_fraction", 0.1}}, "", nullptr});
+    reactive->reset(sc.layout, controller::split_equal_load(sc.row(0), sc.layout));
+    for (std::int64_t t = 1; t <= 30; ++t) {
+        controller::Observation o;
+        o.rank_times = controller::rank_sums(sc.row(t - 1), policy->boundaries());
+        for (std::size_t p = 0; p < o.rank_times.size(); ++p) {
+            o.rank_times[p] *= scenarios::jitter_factor(sc, t - 1, static_cast<std::int64_t>(p), 0);
+        }
+        o.growth_events = sc.growth_row(t - 1);
+        o.cycle_phase = sc.cycle_phase[static_cast<std::size_t>(t - 1)];
+        controller::Observation r = o;
+        r.rank_times = controller::rank_sums(sc.row(t - 1), reactive->boundaries());
+        for (std::size_t p = 0; p < r.rank_times.size(); ++p) {
+            r.rank_times[p] *= scenarios::jitter_factor(sc, t - 1, static_cast<std::int64_t>(p), 0);
+        }
+        const controller::Boundaries& hard = policy->decide(o);
+        differs_from_reactive += hard != reactive->decide(r) ? 1 : 0;
+        std::vector<double> s = as_vector(soft.boundaries[static_cast<std::size_t>(t - 1)][0]);
+        INFO("event " << t);
+        for (std::size_t k = 0; k < hard.size(); ++k) {
+            REQUIRE(s[k] == static_cast<double>(hard[k]));
+        }
+    }
+    CHECK(differs_from_reactive > 0); // the residual changed decisions: the test has teeth
+}
+
+TEST_CASE("trainer: a short fixed-seed run lowers the validation objective", "[trainer]") {
+    // On the surrogate's own (real-valued) objective: short runs barely move the
+    // whole-slice objective, which needs ~1000 steps (docs/training.md).
+    trainer::TrainConfig c;
+    c.steps = 20;
+    c.validate_every = 10;
+    c.validate_rounded = false;
+    auto r = trainer::train(c, "", nullptr);
+    INFO("initial " << r.initial_validation << " best " << r.best_validation);
+    CHECK(r.best_validation < 0.99 * r.initial_validation); // at least 1% better, seed 1
+    CHECK(r.best.head_weight != data::Matrix(1, 24, 0.0));
 }
 
 TEST_CASE("export: the Eigen GRU of the exported file computes the LibTorch cell's output",
