@@ -45,6 +45,20 @@ std::vector<double> as_vector(const torch::Tensor& t) {
     return {c.data_ptr<double>(), c.data_ptr<double>() + c.numel()};
 }
 
+// What a hard-loop policy observes at event t: the jittered rank times of interval
+// t-1 under `b`, its growth events and cycle phase (as eval/rollout.cpp builds it).
+controller::Observation observe(const scenarios::Scenario& sc, std::int64_t t,
+                                const controller::Boundaries& b) {
+    controller::Observation o;
+    o.rank_times = controller::rank_sums(sc.row(t - 1), b);
+    for (std::size_t p = 0; p < o.rank_times.size(); ++p) {
+        o.rank_times[p] *= scenarios::jitter_factor(sc, t - 1, static_cast<std::int64_t>(p), 0);
+    }
+    o.growth_events = sc.growth_row(t - 1);
+    o.cycle_phase = sc.cycle_phase[static_cast<std::size_t>(t - 1)];
+    return o;
+}
+
 } // namespace
 
 TEST_CASE("soft loop: at low temperature the rank times are the hard loop's", "[surrogate]") {
@@ -206,11 +220,7 @@ TEST_CASE("soft loop: at low temperature the reactive rollout is the hard loop's
     std::int64_t migrated = 0;
     int moved_events = 0;
     for (std::int64_t t = 1; t <= 30; ++t) {
-        controller::Observation o;
-        o.rank_times = controller::rank_sums(sc.row(t - 1), policy->boundaries());
-        for (std::size_t p = 0; p < o.rank_times.size(); ++p) {
-            o.rank_times[p] *= scenarios::jitter_factor(sc, t - 1, static_cast<std::int64_t>(p), 0);
-        }
+        controller::Observation o = observe(sc, t, policy->boundaries());
         controller::Boundaries before = policy->boundaries();
         const controller::Boundaries& hard = policy->decide(o);
         migrated += controller::migrated_slices(before, hard);
@@ -263,18 +273,8 @@ TEST_CASE("export: the Eigen rnn policy makes the LibTorch controller's moves ov
         "reactive", {{{"alpha", 0.6}, {"tau", 0.03}, {"ds_max_fraction", 0.1}}, "", nullptr});
     reactive->reset(sc.layout, controller::split_equal_load(sc.row(0), sc.layout));
     for (std::int64_t t = 1; t <= 30; ++t) {
-        controller::Observation o;
-        o.rank_times = controller::rank_sums(sc.row(t - 1), policy->boundaries());
-        for (std::size_t p = 0; p < o.rank_times.size(); ++p) {
-            o.rank_times[p] *= scenarios::jitter_factor(sc, t - 1, static_cast<std::int64_t>(p), 0);
-        }
-        o.growth_events = sc.growth_row(t - 1);
-        o.cycle_phase = sc.cycle_phase[static_cast<std::size_t>(t - 1)];
-        controller::Observation r = o;
-        r.rank_times = controller::rank_sums(sc.row(t - 1), reactive->boundaries());
-        for (std::size_t p = 0; p < r.rank_times.size(); ++p) {
-            r.rank_times[p] *= scenarios::jitter_factor(sc, t - 1, static_cast<std::int64_t>(p), 0);
-        }
+        controller::Observation o = observe(sc, t, policy->boundaries());
+        controller::Observation r = observe(sc, t, reactive->boundaries());
         const controller::Boundaries& hard = policy->decide(o);
         differs_from_reactive += hard != reactive->decide(r) ? 1 : 0;
         std::vector<double> s = as_vector(soft.boundaries[static_cast<std::size_t>(t - 1)][0]);
