@@ -17,7 +17,7 @@ build_type=RelWithDebInfo
 with_torch=ON
 with_cuda=ON
 sanitize=OFF
-werror=OFF
+werror=""   # empty: leave the build directory's setting as it is
 install=1
 extra=()
 while [ $# -gt 0 ]; do
@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
         --no-torch) with_torch=OFF; shift ;;
         --no-cuda) with_cuda=OFF; shift ;;
         --sanitize) sanitize=ON; shift ;;
-        --werror) werror=ON; shift ;;
+        --werror) werror=-DCELLSHIFT_WERROR=ON; shift ;;
         --skip-install) install=0; shift ;;
         --) shift; extra=("$@"); break ;;
         -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -87,7 +87,7 @@ cmake -S "$repo" -B "$build_dir" "${generator[@]}" \
     -DCELLSHIFT_WITH_TORCH="$with_torch" \
     -DCELLSHIFT_WITH_CUDA="$with_cuda" \
     -DCELLSHIFT_SANITIZE="$sanitize" \
-    -DCELLSHIFT_WERROR="$werror" \
+    ${werror:+"$werror"} \
     "${extra[@]}" >"$build_dir/configure.log" 2>&1 || {
     cat "$build_dir/configure.log" >&2; echo "setup.sh: error: CMake configure failed" >&2; exit 1; }
 grep -E '^-- cellshift:' "$build_dir/configure.log" || true
