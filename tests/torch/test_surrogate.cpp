@@ -45,6 +45,18 @@ std::vector<double> as_vector(const torch::Tensor& t) {
     return {c.data_ptr<double>(), c.data_ptr<double>() + c.numel()};
 }
 
+// A double-precision controller with a random, non-zero head (so the residual
+// matters), seeded.
+surrogate::ResidualGru model_with_head(std::uint64_t seed, double head_sd, double head_bias) {
+    torch::manual_seed(seed);
+    surrogate::ResidualGru model(24);
+    model->to(torch::kFloat64);
+    torch::NoGradGuard no_grad;
+    model->head->weight.normal_(0.0, head_sd);
+    model->head->bias.fill_(head_bias);
+    return model;
+}
+
 // What a hard-loop policy observes at event t: the jittered rank times of interval
 // t-1 under `b`, its growth events and cycle phase (as eval/rollout.cpp builds it).
 controller::Observation observe(const scenarios::Scenario& sc, std::int64_t t,
@@ -248,14 +260,7 @@ TEST_CASE("export: the Eigen rnn policy makes the LibTorch controller's moves ov
     // A controller with a non-zero head (so the residual matters), exported and run
     // by the deployed Eigen policy, against the soft loop at low temperature with
     // whole-slice moves (the deployed arithmetic).
-    torch::manual_seed(11);
-    surrogate::ResidualGru model(24);
-    model->to(torch::kFloat64);
-    {
-        torch::NoGradGuard no_grad;
-        model->head->weight.normal_(0.0, 0.5);
-        model->head->bias.fill_(0.05);
-    }
+    surrogate::ResidualGru model = model_with_head(11, 0.5, 0.05);
     controller::ReactiveParams params{0.6, 0.03, 0.1};
     scenarios::ScenarioConfig config;
     config.ranks = 8;
@@ -301,13 +306,7 @@ TEST_CASE("trainer: a short fixed-seed run lowers the validation objective", "[t
 
 TEST_CASE("export: the Eigen GRU of the exported file computes the LibTorch cell's output",
           "[surrogate]") {
-    torch::manual_seed(4);
-    surrogate::ResidualGru model(24);
-    model->to(torch::kFloat64);
-    {
-        torch::NoGradGuard no_grad;
-        model->head->weight.normal_(0.0, 0.2);
-    }
+    surrogate::ResidualGru model = model_with_head(4, 0.2, 0.0);
     data::Controller c = surrogate::to_controller(model, controller::ReactiveParams{}, {});
     data::validate(c, "exported");
     CHECK(c.parameter_count() == 2761);

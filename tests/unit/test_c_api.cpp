@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -26,6 +27,7 @@ TEST_CASE("C API: rnn from a file equals reactive with the file's constants", "[
                                     S, P, 2, nullptr, err, sizeof err);
     REQUIRE(reactive != nullptr);
     int64_t a[P + 1], b[P + 1];
+    int64_t previous[P + 1] = {0, 16, 32, 48, 64, 80}; // the initial equal widths
     int moves = 0;
     for (int t = 0; t < 50; ++t) {
         double times[P];
@@ -39,7 +41,8 @@ TEST_CASE("C API: rnn from a file equals reactive with the file's constants", "[
         for (int k = 0; k <= P; ++k) {
             REQUIRE(a[k] == b[k]);
         }
-        moves += cellshift_controller_limited(rnn) >= 0 && a[1] != 16 ? 1 : 0;
+        moves += std::equal(a, a + P + 1, previous) ? 0 : 1; // the rollout moves boundaries
+        std::copy(a, a + P + 1, previous);
     }
     CHECK(moves > 0);
     CHECK(cellshift_controller_reset(rnn, nullptr, err, sizeof err) == 0);
