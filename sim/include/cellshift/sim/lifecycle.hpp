@@ -1,0 +1,38 @@
+#pragma once
+// Growth, division and differentiation of cells (host side, every
+// `lifecycle_every` steps). Every random choice is a counter draw keyed by
+// (seed, cell id, step), and dividing cells are handled in id order, so the
+// outcome never depends on element order or, with MPI, on the decomposition.
+
+#include "cellshift/sim/sem_params.hpp"
+#include "cellshift/sim/tissue.hpp"
+
+#include <cstdint>
+
+namespace cellshift::sim {
+
+struct LifecycleEvents {
+    std::int64_t elements_added = 0;
+    std::int64_t divisions = 0;
+    std::int64_t differentiations = 0; // cells that became suprabasal
+    LifecycleEvents& operator+=(const LifecycleEvents& o) {
+        elements_added += o.elements_added;
+        divisions += o.divisions;
+        differentiations += o.differentiations;
+        return *this;
+    }
+};
+
+// The stem basal patch the tissue grows from (DESIGN 5; issue: starts over part
+// of the domain along x so that the tissue spreads and the workload moves).
+Tissue make_basal_patch(const SemParams& params);
+
+// One lifecycle update covering `elapsed` time: growth, then divisions, then
+// differentiation of cells that lost the membrane. Keeps the Tissue invariants
+// (elements sorted by id, cells sorted by id, element counts per cell).
+LifecycleEvents update_lifecycle(Tissue& tissue, const SemParams& params, double elapsed);
+
+// A cell's cycle time, drawn once at birth from its id.
+double draw_cycle_time(const SemParams& params, std::int64_t cell_id);
+
+} // namespace cellshift::sim

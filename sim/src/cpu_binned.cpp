@@ -1,0 +1,86 @@
+#include "cpu_binned.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+
+namespace cellshift::sim {
+
+CpuBinnedBackend::CpuBinnedBackend(const SemParams& params, SchedulePolicy schedule)
+    : CpuBackend(params), grid_(params.Lx, params.Ly, params.Lz, params.effective_bin_edge()),
+      schedule_(schedule) {}
+
+ForceStats CpuBinnedBackend::compute_forces(const Elements& e, ForceField& f) {
+    const std::size_t n = e.size();
+    f.assign_zero(n);
+    sort_.build(grid_, e.x.data(), e.y.data(), e.z.data(), n);
+    sx_.resize(n);
+    sy_.resize(n);
+    sz_.resize(n);
+    scell_.resize(n);
+    cost_.resize(n);
+    for (std::size_t s = 0; s < n; ++s) {
+        const auto i = static_cast<std::size_t>(sort_.order[s]);
+        sx_[s] = e.x[i];
+        sy_[s] = e.y[i];
+        sz_[s] = e.z[i];
+        scell_[s] = e.cell[i];
+    }
+    // Cost estimate per element: the candidates in its 27 bins (one value per bin).
+    const int bins = grid_.count();
+    for (int b = 0; b < bins; ++b) {
+        if (sort_.count(b) == 0)
+            continue;
+        const auto c = static_cast<double>(sort_.neighbourhood(grid_, b));
+        std::fill(cost_.begin() + sort_.start[b], cost_.begin() + sort_.start[b + 1], c);
+    }
+    schedule_.choose_and_apply(cost_, omp_get_max_threads());
+
+    const BinGrid g = grid_;
+    const std::int32_t* start = sort_.start.data();
+    std::int64_t candidates = 0;
+    std::int64_t interactions = 0;
+    const auto count = static_cast<std::ptrdiff_t>(n);
+#pragma omp parallel for schedule(runtime) reduction(+ : candidates, interactions)
+    for (std::ptrdiff_t s = 0; s < count; ++s) {
+        const std::size_t i = static_cast<std::size_t>(sort_.order[s]);
+        const int b = sort_.bin[i];
+        const int bz = b % g.nz;
+        const int by = (b / g.nz) % g.ny;
+        const int bx = b / (g.nz * g.ny);
+        const int z0 = std::max(bz - 1, 0);
+        const int z1 = std::min(bz + 1, g.nz - 1);
+        const double xi = sx_[s], yi = sy_[s], zi = sz_[s];
+        const std::int64_t ci = scell_[s];
+        double fx = 0.0, fy = 0.0, fz = 0.0, energy = 0.0;
+        for (int X = std::max(bx - 1, 0); X <= std::min(bx + 1, g.nx - 1); ++X) {
+            for (int Y = std::max(by - 1, 0); Y <= std::min(by + 1, g.ny - 1); ++Y) {
+                const std::int32_t j0 = start[g.index(X, Y, z0)];
+                const std::int32_t j1 = start[g.index(X, Y, z1) + 1];
+                candidates += j1 - j0;
+                for (std::int32_t j = j0; j < j1; ++j) {
+                    if (j == s)
+                        continue;
+                    const double dx = xi - sx_[j];
+                    const double dy = yi - sy_[j];
+                    const double dz = zi - sz_[j];
+                    double f_over_r = 0.0, v = 0.0;
+                    if (pair_.evaluate(dx * dx + dy * dy + dz * dz, scell_[j] == ci, f_over_r, v)) {
+                        ++interactions;
+                        fx += f_over_r * dx;
+                        fy += f_over_r * dy;
+                        fz += f_over_r * dz;
+                    }
+                }
+            }
+        }
+        --candidates; // the element itself
+        external_.evaluate(xi, yi, zi, e.adhesive[i] != 0, fx, fy, fz, energy);
+        f.x[i] = fx;
+        f.y[i] = fy;
+        f.z[i] = fz;
+    }
+    return ForceStats{candidates, interactions};
+}
+
+} // namespace cellshift::sim
