@@ -4,11 +4,14 @@
 #include "cellshift/data/error.hpp"
 #include "cellshift/data/file_info.hpp"
 #include "cellshift/data/run_record.hpp"
+#include "cellshift/data/snapshot.hpp"
 #include "cellshift/data/trace.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <numeric>
+#include <set>
 #include <sstream>
 
 namespace cellshift::eval {
@@ -66,6 +69,18 @@ bool has_csv_extension(const std::string& path) {
 
 } // namespace
 
+std::string describe_snapshot(const data::Snapshot& s) {
+    std::array<std::int64_t, 3> types{};
+    for (std::int64_t t : s.cell_type)
+        ++types[static_cast<std::size_t>(t)];
+    std::set<std::int64_t> cells(s.cell_id.begin(), s.cell_id.end());
+    std::ostringstream out;
+    out << "snapshot, step " << s.step << ", time " << s.time << ", " << s.positions.rows
+        << " elements in " << cells.size() << " cells (elements by cell type: stem " << types[0]
+        << ", transit-amplifying " << types[1] << ", suprabasal " << types[2] << ")";
+    return out.str();
+}
+
 std::string describe_file(const std::string& path) {
     if (has_csv_extension(path)) {
         return path + ": CSV " + describe_trace(data::read_trace_csv(path));
@@ -81,6 +96,9 @@ std::string describe_file(const std::string& path) {
     }
     if (info.format == data::kRunRecordFormat) {
         return prefix + describe_run(data::read_run_record(path));
+    }
+    if (info.format == data::kSnapshotFormat) {
+        return prefix + describe_snapshot(data::read_snapshot(path));
     }
     data::fail(path, "unknown format '" + info.format +
                          "' (expected cellshift.controller, "

@@ -40,7 +40,7 @@ RunStats Simulation::run(std::int64_t steps) {
         stats.forces += backend_->advance(tissue_.elements, tissue_.step, chunk);
         const auto t1 = clock::now();
         tissue_.step += chunk;
-        tissue_.time += chunk * params_.dt;
+        tissue_.time = static_cast<double>(tissue_.step) * params_.dt;
         left -= chunk;
         stats.steps += chunk;
         stats.force_seconds += std::chrono::duration<double>(t1 - t0).count();

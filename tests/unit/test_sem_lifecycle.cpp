@@ -201,7 +201,7 @@ TEST_CASE("bad simulator parameters are rejected with one line") {
     p = {};
     p.bin_edge = 1.0;
     expect_message(message_of([&] { sim::validate(p); }),
-                   "bin_edge (1) must be 0 (= cutoff) or >= the cutoff (2)");
+                   "bin-edge (1) must be 0 (= cutoff) or >= the cutoff (2)");
     p = {};
     p.Ly = 1.0;
     expect_message(message_of([&] { sim::validate(p); }), "domain too small: Ly = 1");
