@@ -69,6 +69,18 @@ if [ "$install" = 1 ]; then
     else
         say "all Debian packages present"
     fi
+    # Optional: LAMMPS, the external force and speed reference (tests labelled
+    # `external`, the SEM benchmark). Without it those checks say they are skipped.
+    if ! dpkg-query -W -f='${Status}' lammps 2>/dev/null | grep -q 'install ok installed'; then
+        say "installing the optional LAMMPS reference (lammps)"
+        sudo=()
+        [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null && sudo=(sudo)
+        if ! DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends lammps >/dev/null 2>&1; then
+            if ! { "${sudo[@]}" apt-get update -qq && DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends lammps; } >/dev/null 2>&1; then
+                say "lammps could not be installed: the external LAMMPS checks will be skipped"
+            fi
+        fi
+    fi
 fi
 
 # --- 2. Configure and build -----------------------------------------------------------
