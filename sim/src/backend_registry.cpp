@@ -4,6 +4,7 @@
 
 #include "cpu_backend.hpp"
 #include "cpu_binned.hpp"
+#include "cpu_verlet.hpp"
 #include "cuda_backends.hpp"
 
 #include <stdexcept>
@@ -11,8 +12,9 @@
 namespace cellshift::sim {
 
 const std::vector<std::string>& backend_names() {
-    static const std::vector<std::string> names{
-        "auto", "cpu", "cuda", "cpu-allpairs", "cpu-binned", "cuda-allpairs", "cuda-binned"};
+    static const std::vector<std::string> names{"auto",          "cpu",        "cuda",
+                                                "cpu-allpairs",  "cpu-binned", "cpu-verlet",
+                                                "cuda-allpairs", "cuda-binned"};
     return names;
 }
 
@@ -23,10 +25,10 @@ std::unique_ptr<ForceBackend> make_backend(const std::string& requested, const S
         const CudaProbe probe = probe_cuda_devices();
         const bool usable = probe.compiled && !probe.devices.empty();
         if (name == "auto") {
-            name = usable ? "cuda-binned" : "cpu-binned";
+            name = usable ? "cuda-binned" : "cpu-verlet";
             if (note) {
                 *note = usable ? "backend auto: cuda-binned on " + probe.devices.front().name
-                               : "backend auto: cpu-binned (" + probe.status + ")";
+                               : "backend auto: cpu-verlet (" + probe.status + ")";
             }
         } else if (!usable) {
             throw std::invalid_argument("backend '" + requested +
@@ -34,13 +36,17 @@ std::unique_ptr<ForceBackend> make_backend(const std::string& requested, const S
         }
     }
     if (name == "cpu")
-        name = "cpu-binned";
+        name = "cpu-verlet";
     if (name == "cuda")
         name = "cuda-binned";
     if (name == "cpu-allpairs")
         return std::make_unique<CpuAllPairsBackend>(params);
     if (name == "cpu-binned") {
         return std::make_unique<CpuBinnedBackend>(params,
+                                                  parse_schedule_policy(params.omp_schedule));
+    }
+    if (name == "cpu-verlet") {
+        return std::make_unique<CpuVerletBackend>(params,
                                                   parse_schedule_policy(params.omp_schedule));
     }
     if (name == "cuda-allpairs")

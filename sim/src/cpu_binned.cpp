@@ -38,6 +38,7 @@ ForceStats CpuBinnedBackend::compute_forces(const Elements& e, ForceField& f) {
 
     const BinGrid g = grid_;
     const std::int32_t* start = sort_.start.data();
+    const NeighbourColumns columns(pair_.cutoff2);
     std::int64_t candidates = 0;
     std::int64_t interactions = 0;
     const auto count = static_cast<std::ptrdiff_t>(n);
@@ -48,32 +49,26 @@ ForceStats CpuBinnedBackend::compute_forces(const Elements& e, ForceField& f) {
         const int bz = b % g.nz;
         const int by = (b / g.nz) % g.ny;
         const int bx = b / (g.nz * g.ny);
-        const int z0 = std::max(bz - 1, 0);
-        const int z1 = std::min(bz + 1, g.nz - 1);
         const double xi = sx_[s], yi = sy_[s], zi = sz_[s];
         const std::int64_t ci = scell_[s];
         double fx = 0.0, fy = 0.0, fz = 0.0, energy = 0.0;
-        for (int X = std::max(bx - 1, 0); X <= std::min(bx + 1, g.nx - 1); ++X) {
-            for (int Y = std::max(by - 1, 0); Y <= std::min(by + 1, g.ny - 1); ++Y) {
-                const std::int32_t j0 = start[g.index(X, Y, z0)];
-                const std::int32_t j1 = start[g.index(X, Y, z1) + 1];
-                candidates += j1 - j0;
-                for (std::int32_t j = j0; j < j1; ++j) {
-                    if (j == s)
-                        continue;
-                    const double dx = xi - sx_[j];
-                    const double dy = yi - sy_[j];
-                    const double dz = zi - sz_[j];
-                    double f_over_r = 0.0, v = 0.0;
-                    if (pair_.evaluate(dx * dx + dy * dy + dz * dz, scell_[j] == ci, f_over_r, v)) {
-                        ++interactions;
-                        fx += f_over_r * dx;
-                        fy += f_over_r * dy;
-                        fz += f_over_r * dz;
-                    }
+        columns.for_each(g, start, xi, yi, zi, bx, by, bz, [&](std::int32_t j0, std::int32_t j1) {
+            candidates += j1 - j0;
+            for (std::int32_t j = j0; j < j1; ++j) {
+                if (j == s)
+                    continue;
+                const double dx = xi - sx_[j];
+                const double dy = yi - sy_[j];
+                const double dz = zi - sz_[j];
+                double f_over_r = 0.0, v = 0.0;
+                if (pair_.evaluate(dx * dx + dy * dy + dz * dz, scell_[j] == ci, f_over_r, v)) {
+                    ++interactions;
+                    fx += f_over_r * dx;
+                    fy += f_over_r * dy;
+                    fz += f_over_r * dz;
                 }
             }
-        }
+        });
         --candidates; // the element itself
         external_.evaluate(xi, yi, zi, e.adhesive[i] != 0, fx, fy, fz, energy);
         f.x[i] = fx;

@@ -85,33 +85,28 @@ __global__ void force_step(StepArgs a, std::int32_t n, const std::int32_t* order
     const int bz = b % g.nz;
     const int by = (b / g.nz) % g.ny;
     const int bx = b / (g.nz * g.ny);
-    const int z0 = bz > 0 ? bz - 1 : 0;
-    const int z1 = bz + 1 < g.nz ? bz + 1 : g.nz - 1;
     const double xi = sx[s], yi = sy[s], zi = sz[s];
     const std::int64_t ci = scell[s];
     double fx = 0.0, fy = 0.0, fz = 0.0, energy = 0.0;
     long long cand = -1, inter = 0;
-    for (int X = bx > 0 ? bx - 1 : 0; X <= (bx + 1 < g.nx ? bx + 1 : g.nx - 1); ++X) {
-        for (int Y = by > 0 ? by - 1 : 0; Y <= (by + 1 < g.ny ? by + 1 : g.ny - 1); ++Y) {
-            const std::int32_t j0 = start[g.index(X, Y, z0)];
-            const std::int32_t j1 = start[g.index(X, Y, z1) + 1];
-            cand += j1 - j0;
-            for (std::int32_t j = j0; j < j1; ++j) {
-                if (j == s)
-                    continue;
-                const double dx = xi - sx[j];
-                const double dy = yi - sy[j];
-                const double dz = zi - sz[j];
-                double f_over_r = 0.0, v = 0.0;
-                if (a.pair.evaluate(dx * dx + dy * dy + dz * dz, scell[j] == ci, f_over_r, v)) {
-                    ++inter;
-                    fx += f_over_r * dx;
-                    fy += f_over_r * dy;
-                    fz += f_over_r * dz;
-                }
+    const NeighbourColumns columns(a.pair.cutoff2);
+    columns.for_each(g, start, xi, yi, zi, bx, by, bz, [&](std::int32_t j0, std::int32_t j1) {
+        cand += j1 - j0;
+        for (std::int32_t j = j0; j < j1; ++j) {
+            if (j == s)
+                continue;
+            const double dx = xi - sx[j];
+            const double dy = yi - sy[j];
+            const double dz = zi - sz[j];
+            double f_over_r = 0.0, v = 0.0;
+            if (a.pair.evaluate(dx * dx + dy * dy + dz * dz, scell[j] == ci, f_over_r, v)) {
+                ++inter;
+                fx += f_over_r * dx;
+                fy += f_over_r * dy;
+                fz += f_over_r * dz;
             }
         }
-    }
+    });
     const std::int32_t i = order[s];
     a.external.evaluate(xi, yi, zi, adhesive[i] != 0, fx, fy, fz, energy);
     candidates[i] += cand;

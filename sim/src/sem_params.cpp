@@ -32,6 +32,8 @@ void validate(const SemParams& p) {
     require(std::isfinite(p.bin_edge) && (p.bin_edge == 0.0 || p.bin_edge >= p.cutoff),
             "bin-edge (" + num(p.bin_edge) + ") must be 0 (= cutoff) or >= the cutoff (" +
                 num(p.cutoff) + "): smaller bins would miss interactions");
+    require(std::isfinite(p.neighbor_skin) && p.neighbor_skin >= 0.0,
+            "neighbor-skin must be >= 0, got " + num(p.neighbor_skin));
     const double edge = p.effective_bin_edge();
     for (auto [name, L] : {std::pair{"Lx", p.Lx}, std::pair{"Ly", p.Ly}, std::pair{"Lz", p.Lz}}) {
         require(std::isfinite(L) && L >= edge, std::string("domain too small: ") + name + " = " +

@@ -36,6 +36,10 @@ inline void add_model_options(CLI::App& app, SemParams& p) {
     add("cutoff", p.cutoff, "interaction cutoff r_c [element diameters] [N05]", domain);
     add("bin-edge", p.bin_edge, "spatial bin edge, >= cutoff; 0 = the cutoff [element diameters]",
         domain);
+    add("neighbor-skin", p.neighbor_skin,
+        "cpu-verlet: neighbour-list reach beyond the cutoff; lists are rebuilt when an element "
+        "has moved skin/2 [element diameters]",
+        domain);
 
     const char* pair = "Pair potential V(r) = U0 exp(-r/xi1) - V0 exp(-r/xi2) [D18]";
     add("intra-U0", p.intra.U0, "repulsion strength within a cell [energy]", pair);

@@ -4,7 +4,7 @@
 # cellshift, compared element by element. Exit 77 (skipped) without `lmp`.
 # Usage: lammps_forces.sh SIM OUT_DIR [BACKEND]
 set -euo pipefail
-sim=$1
+sim=$(realpath "$1")
 out=$2
 backend=${3:-cpu-binned}
 if ! command -v lmp > /dev/null; then

@@ -77,6 +77,7 @@ TEST_CASE("cpu-binned forces equal the all-pairs reference on random configurati
         const sim::ForceField bin = forces_of("cpu-binned", p, e, &bin_stats);
         // Different summation order (bins vs ids): equal to rounding.
         CHECK(relative_difference(bin, ref) < 1e-12);
+        CHECK(relative_difference(forces_of("cpu-verlet", p, e), ref) < 1e-12);
         // Same pairs within the cutoff, far fewer candidates tested.
         CHECK(bin_stats.interactions == ref_stats.interactions);
         CHECK(bin_stats.interactions > 0);
@@ -93,6 +94,37 @@ TEST_CASE("cpu-binned forces equal the all-pairs reference on a grown tissue") {
     const sim::ForceField bin = forces_of("cpu-binned", p, t.elements, &bin_stats);
     CHECK(relative_difference(bin, ref) < 1e-12);
     CHECK(bin_stats.interactions == ref_stats.interactions);
+    sim::ForceStats verlet_stats;
+    CHECK(relative_difference(forces_of("cpu-verlet", p, t.elements, &verlet_stats), ref) < 1e-12);
+    CHECK(verlet_stats.interactions == ref_stats.interactions);
+}
+
+TEST_CASE("cpu-verlet rebuilds its list when elements move or change and stays exact") {
+    sim::SemParams p = test::small_domain_params();
+    p.noise_D = 0.05; // move enough to force rebuilds
+    sim::Elements e = test::random_elements(p, 1000, 25, 11, 1.0);
+    auto verlet = sim::make_backend("cpu-verlet", p);
+    auto reference = sim::make_backend("cpu-allpairs", p);
+    sim::ForceField fv, fr;
+    for (int round = 0; round < 5; ++round) {
+        verlet->advance(e, 20 * round, 20);
+        verlet->compute_forces(e, fv);
+        reference->compute_forces(e, fr);
+        INFO("round " << round);
+        CHECK(relative_difference(fv, fr) < 1e-12);
+    }
+    const std::string report = verlet->take_report();
+    INFO(report);
+    CHECK(report.find("list builds 1 / ") == std::string::npos); // it did rebuild
+    // A changed element set (one element fewer) is noticed at once.
+    for (auto* v : {&e.x, &e.y, &e.z})
+        v->pop_back();
+    e.id.pop_back();
+    e.cell.pop_back();
+    e.adhesive.pop_back();
+    verlet->compute_forces(e, fv);
+    reference->compute_forces(e, fr);
+    CHECK(relative_difference(fv, fr) < 1e-12);
 }
 
 TEST_CASE("bins wider than the cutoff give the same forces") {
@@ -131,7 +163,7 @@ TEST_CASE("pair forces conserve momentum when there is no external potential") {
     sim::SemParams p = test::small_domain_params();
     p.external = false;
     const sim::Elements e = test::random_elements(p, 1200, 30, 5);
-    for (const char* backend : {"cpu-allpairs", "cpu-binned"}) {
+    for (const char* backend : {"cpu-allpairs", "cpu-binned", "cpu-verlet"}) {
         const sim::ForceField f = forces_of(backend, p, e);
         double sx = 0.0, sy = 0.0, sz = 0.0, magnitude = 0.0;
         for (std::size_t i = 0; i < e.size(); ++i) {
@@ -149,13 +181,16 @@ TEST_CASE("pair forces conserve momentum when there is no external potential") {
 TEST_CASE("OpenMP schedule and thread count do not change a bit of the forces") {
     sim::SemParams p = test::small_domain_params();
     const sim::Tissue t = test::grown_tissue(p, 300);
-    const sim::ForceField reference = forces_of("cpu-binned", p, t.elements);
-    for (const char* schedule : {"static", "dynamic", "adaptive"}) {
-        p.omp_schedule = schedule;
-        for (int threads : {1, 2, 3}) {
-            omp_set_num_threads(threads);
-            INFO(schedule << " with " << threads << " threads");
-            CHECK(bitwise_equal(forces_of("cpu-binned", p, t.elements), reference));
+    for (const char* backend : {"cpu-binned", "cpu-verlet"}) {
+        p.omp_schedule = "adaptive";
+        const sim::ForceField reference = forces_of(backend, p, t.elements);
+        for (const char* schedule : {"static", "dynamic", "adaptive"}) {
+            p.omp_schedule = schedule;
+            for (int threads : {1, 2, 3}) {
+                omp_set_num_threads(threads);
+                INFO(backend << ", " << schedule << " with " << threads << " threads");
+                CHECK(bitwise_equal(forces_of(backend, p, t.elements), reference));
+            }
         }
     }
     omp_set_num_threads(omp_get_num_procs());

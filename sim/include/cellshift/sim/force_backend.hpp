@@ -47,11 +47,11 @@ public:
     virtual std::string take_report() { return {}; }
 };
 
-// Registered names: cpu-allpairs, cpu-binned, cuda-allpairs, cuda-binned, plus
-// the aliases cpu (= cpu-binned), cuda (= cuda-binned) and auto (cuda when a device
-// is present, otherwise cpu). `note` receives one informative line when auto
-// falls back or picks. Throws std::invalid_argument for an unknown name or a CUDA
-// backend without a device.
+// Registered names: cpu-allpairs, cpu-binned, cpu-verlet, cuda-allpairs,
+// cuda-binned, plus the aliases cpu (= cpu-verlet, the fastest on a CPU), cuda
+// (= cuda-binned) and auto (cuda when a device is present, otherwise cpu). `note` receives one
+// informative line when auto falls back or picks. Throws std::invalid_argument for an unknown name
+// or a CUDA backend without a device.
 std::unique_ptr<ForceBackend> make_backend(const std::string& name, const SemParams& params,
                                            std::string* note = nullptr);
 const std::vector<std::string>& backend_names();

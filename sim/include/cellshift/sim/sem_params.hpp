@@ -28,8 +28,9 @@ struct SemParams {
     double Lx = 96.0;
     double Ly = 16.0;
     double Lz = 24.0;
-    double cutoff = 2.0;   // r_c: pairs farther apart do not interact
-    double bin_edge = 0.0; // cubic bin edge; 0 = the cutoff (must be >= cutoff)
+    double cutoff = 2.0;        // r_c: pairs farther apart do not interact
+    double bin_edge = 0.0;      // cubic bin edge; 0 = the cutoff (must be >= cutoff)
+    double neighbor_skin = 0.3; // cpu-verlet: neighbour-list reach beyond the cutoff
 
     PairParams intra{3.6945280494, 1.0, 0.2, 0.4}; // same cell: equilibrium spacing 0.8
     PairParams inter{3.6945280494, 0.3, 0.2, 0.4}; // different cells: weaker adhesion, ~1.28
@@ -40,7 +41,7 @@ struct SemParams {
     bool external = true;
     double wall_U = 2.0;
     double wall_xi = 0.25;
-    double basal_A = 1.0;
+    double basal_A = 2.0;
     double basal_xi = 0.5;
 
     // Overdamped Euler: dY = F dt (+ sqrt(2 D dt) N(0,1) per component).
@@ -52,7 +53,7 @@ struct SemParams {
     int lifecycle_every = 10;
     int elements_initial = 16;     // elements of a newborn cell
     int elements_division = 32;    // a cell with this many elements divides
-    double cycle_time = 40.0;      // growth from newborn to division size (time units)
+    double cycle_time = 20.0;      // growth from newborn to division size (time units)
     double growth_jitter = 0.25;   // relative spread of each cell's cycle time
     double p_plane_parallel = 0.2; // division plane parallel to the membrane (stratifying)
     double p_asymmetric = 0.5;     // a stem division yields one stem and one TA daughter

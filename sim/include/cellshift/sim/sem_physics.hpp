@@ -13,9 +13,23 @@
 namespace cellshift::sim {
 
 // Pair potential with an intra-cell and an inter-cell parameter set, cut at r_c.
+// Each set is stored with its derived constants (1/xi, U0/xi, V0/xi), so the
+// inner loop multiplies instead of dividing.
+struct PairCoefficients {
+    double U0 = 0.0, V0 = 0.0;
+    double inv_xi1 = 1.0, inv_xi2 = 1.0;
+    double U0_over_xi1 = 0.0, V0_over_xi2 = 0.0;
+    bool morse = false; // xi1 = xi2 / 2: exp(-r/xi1) = exp(-r/xi2)^2, one exp instead of two
+
+    PairCoefficients() = default;
+    explicit PairCoefficients(const PairParams& q)
+        : U0(q.U0), V0(q.V0), inv_xi1(1.0 / q.xi1), inv_xi2(1.0 / q.xi2), U0_over_xi1(q.U0 / q.xi1),
+          V0_over_xi2(q.V0 / q.xi2), morse(q.xi2 == 2.0 * q.xi1) {}
+};
+
 struct SemPairEvaluator {
-    PairParams intra;
-    PairParams inter;
+    PairCoefficients intra;
+    PairCoefficients inter;
     double cutoff2 = 0.0;
 
     SemPairEvaluator() = default;
@@ -29,16 +43,13 @@ struct SemPairEvaluator {
         if (r2 >= cutoff2) {
             return false;
         }
-        const PairParams& q = same_cell ? intra : inter;
+        const PairCoefficients& q = same_cell ? intra : inter;
         const double r = sqrt(r2);
-        const double e2 = exp(-r / q.xi2);
-        // xi1 = xi2 / 2 (the Morse form, the default): one exp instead of two.
-        const double e1 = q.xi2 == 2.0 * q.xi1 ? e2 * e2 : exp(-r / q.xi1);
-        const double rep = q.U0 * e1;
-        const double att = q.V0 * e2;
+        const double e2 = exp(-r * q.inv_xi2);
+        const double e1 = q.morse ? e2 * e2 : exp(-r * q.inv_xi1);
         // -dV/dr = U0/xi1 e^{-r/xi1} - V0/xi2 e^{-r/xi2}
-        f_over_r = (rep / q.xi1 - att / q.xi2) / r;
-        energy = rep - att;
+        f_over_r = (q.U0_over_xi1 * e1 - q.V0_over_xi2 * e2) / r;
+        energy = q.U0 * e1 - q.V0 * e2;
         return true;
     }
 };

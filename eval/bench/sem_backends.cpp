@@ -1,0 +1,303 @@
+// Benchmark of the SEM force backends (issue: SEM core). Not a test: it prints
+// figures and asserts nothing about time. Sections:
+//   scaling    element-steps/s of every available backend on the fcc lattice of
+//              LAMMPS' bench deck (density 0.8442, Morse alpha 5, r_c 2.5) for N
+//              from ~1e3 up to --max-n, the fitted exponent of time per step vs N,
+//              and the binned / all-pairs ratio at the largest common N;
+//   lammps     cpu-binned and LAMMPS pair_style morse (eval/bench/in.morse.bench)
+//              side by side, one thread each, measured in the same run;
+//   schedule   fixed static, fixed dynamic and adaptive OpenMP schedules of
+//              cpu-binned on a grown, heterogeneous tissue.
+// Every figure is a median over --repeats runs; one JSON object per line.
+// Run: build/eval/cellshift-bench-sem [--max-n 1e6] [--repeats 3] [--threads T]
+//        [--allpairs-max N] [--no-lammps] [--grow-steps 12000] [--section NAME]
+
+#include "cellshift/sim/cuda_devices.hpp"
+#include "cellshift/sim/force_backend.hpp"
+#include "cellshift/sim/lattice.hpp"
+#include "cellshift/sim/simulation.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace cellshift;
+using clock_type = std::chrono::steady_clock;
+
+namespace {
+
+struct Options {
+    double max_n = 1.1e6;
+    double allpairs_max = 33000;
+    double cuda_allpairs_max = 2.6e5;
+    int repeats = 3;
+    int threads = 0; // 0: OpenMP's default
+    bool lammps = true;
+    long grow_steps = 12000;
+    std::string section; // empty: all
+    std::string deck = CELLSHIFT_MORSE_DECK;
+};
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+double seconds_since(clock_type::time_point t0) {
+    return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
+struct Measurement {
+    double seconds_per_step = 0.0;
+    double interactions_per_element = 0.0;
+};
+
+// Median seconds per step of `backend` advancing a copy of `elements`; each
+// repeat runs enough steps to last about 0.3 s.
+Measurement time_steps(sim::ForceBackend& backend, const sim::Elements& elements, int repeats) {
+    sim::Elements e = elements;
+    auto t0 = clock_type::now();
+    sim::ForceStats warm = backend.advance(e, 0, 1);
+    const double one = std::max(seconds_since(t0), 1e-6);
+    const int steps = std::clamp(static_cast<int>(0.3 / one), 1, 2000);
+    std::vector<double> per_step;
+    for (int r = 0; r < repeats; ++r) {
+        e = elements;
+        t0 = clock_type::now();
+        backend.advance(e, 1, steps);
+        per_step.push_back(seconds_since(t0) / steps);
+    }
+    return {median(per_step),
+            static_cast<double>(warm.interactions) / static_cast<double>(elements.size())};
+}
+
+// Least-squares slope of log(y) against log(x).
+double loglog_slope(const std::vector<std::pair<double, double>>& points) {
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    const double n = static_cast<double>(points.size());
+    for (const auto& [x, y] : points) {
+        sx += std::log(x);
+        sy += std::log(y);
+        sxx += std::log(x) * std::log(x);
+        sxy += std::log(x) * std::log(y);
+    }
+    return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+constexpr double kDensity = 0.8442, kD0 = 1.0, kAlpha = 5.0, kR0 = 1.1224, kCutoff = 2.5;
+
+sim::SemParams lattice_params(const sim::Lattice& l) {
+    sim::SemParams p = sim::morse_benchmark_params(l, kD0, kAlpha, kR0, kCutoff);
+    p.dt = 1e-3; // overdamped and stable for Morse alpha = 5
+    return p;
+}
+
+void scaling(const Options& o, bool have_cuda) {
+    std::vector<std::string> backends{"cpu-binned", "cpu-verlet", "cpu-allpairs"};
+    if (have_cuda) {
+        backends.push_back("cuda-binned");
+        backends.push_back("cuda-allpairs");
+    }
+    std::map<std::string, std::vector<std::pair<double, double>>> curve; // N -> s/step
+    for (int n : {6, 10, 14, 20, 30, 40, 63, 80, 100, 116}) {
+        const double N = 4.0 * n * n * n;
+        const bool gpu_only = N > 1.1e6;
+        if (N > o.max_n && !(have_cuda && gpu_only && o.max_n >= 6e6))
+            continue;
+        const sim::Lattice lattice = sim::fcc_lattice(n, kDensity, 0.05, 1);
+        const sim::SemParams p = lattice_params(lattice);
+        for (const std::string& name : backends) {
+            const bool cuda = name.rfind("cuda", 0) == 0;
+            if (gpu_only && !cuda)
+                continue;
+            if (N > o.max_n && !cuda)
+                continue;
+            if (name == "cpu-allpairs" && N > o.allpairs_max)
+                continue;
+            if (name == "cuda-allpairs" && N > o.cuda_allpairs_max)
+                continue;
+            auto backend = sim::make_backend(name, p);
+            const Measurement m = time_steps(*backend, lattice.elements, o.repeats);
+            curve[name].push_back({N, m.seconds_per_step});
+            std::printf("{\"section\": \"scaling\", \"backend\": \"%s\", \"elements\": %.0f, "
+                        "\"threads\": %d, \"seconds_per_step\": %.4g, \"element_steps_per_s\": "
+                        "%.4g, \"interactions_per_element\": %.1f}\n",
+                        name.c_str(), N,
+                        cuda ? 0 : (name == "cpu-allpairs" ? 1 : omp_get_max_threads()),
+                        m.seconds_per_step, N / m.seconds_per_step, m.interactions_per_element);
+            std::fflush(stdout);
+        }
+    }
+    for (const auto& [name, points] : curve) {
+        std::vector<std::pair<double, double>> fit;
+        for (const auto& pt : points) {
+            if (pt.first >= 4000)
+                fit.push_back(pt); // below, fixed overheads dominate
+        }
+        if (fit.size() >= 2) {
+            std::printf("{\"section\": \"scaling\", \"backend\": \"%s\", \"fitted_exponent\": "
+                        "%.3f, \"fit_range\": [%.0f, %.0f]}\n",
+                        name.c_str(), loglog_slope(fit), fit.front().first, fit.back().first);
+        }
+    }
+    for (const std::string& kind : {std::string("cpu"), std::string("cuda")}) {
+        const auto& binned = curve[kind + "-binned"];
+        const auto& allpairs = curve[kind + "-allpairs"];
+        for (auto it = allpairs.rbegin(); it != allpairs.rend(); ++it) {
+            auto match = std::find_if(binned.begin(), binned.end(),
+                                      [&](const auto& b) { return b.first == it->first; });
+            if (match != binned.end()) {
+                std::printf("{\"section\": \"scaling\", \"ratio\": \"%s-binned speed / %s-allpairs "
+                            "speed\", \"elements\": %.0f, \"value\": %.1f}\n",
+                            kind.c_str(), kind.c_str(), it->first, it->second / match->second);
+                break;
+            }
+        }
+    }
+}
+
+// Runs the LAMMPS deck for 4 n^3 atoms; returns atom-steps/s from its loop time.
+double run_lammps(const Options& o, int n, int steps) {
+    const std::string log = "/tmp/cellshift-bench-lammps-" + std::to_string(n) + ".log";
+    const std::string command = "OMP_NUM_THREADS=1 lmp -var n " + std::to_string(n) +
+                                " -var steps " + std::to_string(steps) + " -in '" + o.deck +
+                                "' -log '" + log + "' -screen none";
+    if (std::system(command.c_str()) != 0)
+        return 0.0;
+    std::FILE* f = std::fopen(log.c_str(), "r");
+    if (!f)
+        return 0.0;
+    char line[512];
+    double loop = 0.0, atoms = 0.0, ran = 0.0;
+    while (std::fgets(line, sizeof line, f)) {
+        int procs = 0;
+        if (std::sscanf(line, "Loop time of %lf on %d procs for %lf steps with %lf atoms", &loop,
+                        &procs, &ran, &atoms) == 4) {
+            break;
+        }
+    }
+    std::fclose(f);
+    return loop > 0.0 ? atoms * ran / loop : 0.0;
+}
+
+void lammps_side_by_side(const Options& o) {
+    if (std::system("command -v lmp > /dev/null 2>&1") != 0) {
+        std::printf("{\"section\": \"lammps\", \"skipped\": \"lmp not found (apt-get install "
+                    "lammps)\"}\n");
+        return;
+    }
+    const int saved = omp_get_max_threads();
+    omp_set_num_threads(1);
+    for (int n : {20, 40}) {
+        const double N = 4.0 * n * n * n;
+        if (N > o.max_n)
+            continue;
+        std::vector<double> theirs, binned, verlet;
+        const sim::Lattice lattice = sim::fcc_lattice(n, kDensity, 0.05, 1);
+        const sim::SemParams p = lattice_params(lattice);
+        auto b = sim::make_backend("cpu-binned", p);
+        auto v = sim::make_backend("cpu-verlet", p);
+        for (int r = 0; r < o.repeats; ++r) {
+            theirs.push_back(run_lammps(o, n, n == 20 ? 200 : 40));
+            binned.push_back(N / time_steps(*b, lattice.elements, 1).seconds_per_step);
+            verlet.push_back(N / time_steps(*v, lattice.elements, 1).seconds_per_step);
+        }
+        std::printf(
+            "{\"section\": \"lammps\", \"elements\": %.0f, \"threads\": 1, "
+            "\"lammps_morse_atom_steps_per_s\": %.4g, "
+            "\"cpu_binned_element_steps_per_s\": %.4g, \"cpu_verlet_element_steps_per_s\": "
+            "%.4g, \"ratio_binned_over_lammps\": %.2f, \"ratio_verlet_over_lammps\": %.2f}\n",
+            N, median(theirs), median(binned), median(verlet), median(binned) / median(theirs),
+            median(verlet) / median(theirs));
+        std::fflush(stdout);
+    }
+    omp_set_num_threads(saved);
+}
+
+void schedules(const Options& o) {
+    sim::SemParams p; // the default tissue
+    std::fprintf(stderr, "schedule: growing the default tissue for %ld steps...\n", o.grow_steps);
+    sim::Simulation grow(p, sim::make_backend("cpu-binned", p));
+    grow.run(o.grow_steps);
+    const sim::Elements& e = grow.tissue().elements;
+    std::printf("{\"section\": \"schedule\", \"tissue_elements\": %zu, \"cells\": %zu, "
+                "\"threads\": %d}\n",
+                e.size(), grow.tissue().cells.size(), omp_get_max_threads());
+    for (const char* schedule : {"static", "dynamic", "adaptive"}) {
+        sim::SemParams q = p;
+        q.omp_schedule = schedule;
+        auto backend = sim::make_backend("cpu-binned", q);
+        sim::ForceField f;
+        backend->compute_forces(e, f);
+        backend->take_report();
+        std::vector<double> times;
+        for (int r = 0; r < std::max(o.repeats, 5); ++r) {
+            const auto t0 = clock_type::now();
+            for (int k = 0; k < 20; ++k)
+                backend->compute_forces(e, f);
+            times.push_back(seconds_since(t0) / 20.0);
+        }
+        std::printf(
+            "{\"section\": \"schedule\", \"schedule\": \"%s\", \"ms_per_force_evaluation\": "
+            "%.4g, \"engaged\": \"%s\"}\n",
+            schedule, 1e3 * median(times), backend->take_report().c_str());
+        std::fflush(stdout);
+    }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        const bool has_value = i + 1 < argc;
+        if (a == "--max-n" && has_value)
+            o.max_n = std::atof(argv[++i]);
+        else if (a == "--allpairs-max" && has_value)
+            o.allpairs_max = std::atof(argv[++i]);
+        else if (a == "--repeats" && has_value)
+            o.repeats = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--threads" && has_value)
+            o.threads = std::atoi(argv[++i]);
+        else if (a == "--grow-steps" && has_value)
+            o.grow_steps = std::atol(argv[++i]);
+        else if (a == "--section" && has_value)
+            o.section = argv[++i];
+        else if (a == "--deck" && has_value)
+            o.deck = argv[++i];
+        else if (a == "--no-lammps")
+            o.lammps = false;
+        else {
+            std::fprintf(stderr,
+                         "cellshift-bench-sem: error: unknown argument '%s' (see the "
+                         "comment at the top of eval/bench/sem_backends.cpp)\n",
+                         a.c_str());
+            return 2;
+        }
+    }
+    if (o.threads > 0)
+        omp_set_num_threads(o.threads);
+    const sim::CudaProbe probe = sim::probe_cuda_devices();
+    const bool have_cuda = probe.compiled && !probe.devices.empty();
+    std::printf("{\"section\": \"machine\", \"openmp_threads\": %d, \"cuda\": \"%s\"}\n",
+                omp_get_max_threads(),
+                have_cuda ? probe.devices.front().name.c_str() : probe.status.c_str());
+    if (o.section.empty() || o.section == "scaling")
+        scaling(o, have_cuda);
+    if (o.lammps && (o.section.empty() || o.section == "lammps"))
+        lammps_side_by_side(o);
+    if (o.section.empty() || o.section == "schedule")
+        schedules(o);
+    return 0;
+}
