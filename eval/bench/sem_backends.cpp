@@ -10,7 +10,7 @@
 //              cpu-binned on a grown, heterogeneous tissue.
 // Every figure is a median over --repeats runs; one JSON object per line.
 // Run: build/eval/cellshift-bench-sem [--max-n 1e6] [--repeats 3] [--threads T]
-//        [--allpairs-max N] [--no-lammps] [--grow-steps 12000] [--section NAME]
+//        [--allpairs-max N] [--no-lammps] [--grow-steps 5000] [--section NAME]
 
 #include "cellshift/sim/cuda_devices.hpp"
 #include "cellshift/sim/force_backend.hpp"
@@ -43,7 +43,7 @@ struct Options {
     int repeats = 3;
     int threads = 0; // 0: OpenMP's default
     bool lammps = true;
-    long grow_steps = 12000;
+    long grow_steps = 5000;
     std::string section; // empty: all
     std::string deck = CELLSHIFT_MORSE_DECK;
 };

@@ -37,9 +37,12 @@ void CpuVerletBackend::build(const Elements& e) {
     const std::int32_t* start = sort_.start.data();
     const std::int32_t* order = sort_.order.data();
     // Two passes (count, then fill) so that the list is contiguous and each
-    // element's partners are in canonical order.
+    // element's partners are in canonical order. Rows and entries are sorted
+    // (bin-order) positions, so partners are near each other in memory (what
+    // LAMMPS gets from its periodic spatial sort of atoms).
     std::vector<std::int32_t> count(n, 0);
-    const auto scan = [&](std::size_t i, auto&& keep) {
+    const auto scan = [&](std::size_t s, auto&& keep) {
+        const auto i = static_cast<std::size_t>(order[s]);
         const int b = sort_.bin[i];
         const int bz = b % g.nz, by = (b / g.nz) % g.ny, bx = b / (g.nz * g.ny);
         const double xi = e.x[i], yi = e.y[i], zi = e.z[i];
@@ -50,7 +53,7 @@ void CpuVerletBackend::build(const Elements& e) {
                     continue;
                 const double dx = xi - e.x[j], dy = yi - e.y[j], dz = zi - e.z[j];
                 if (dx * dx + dy * dy + dz * dz < reach * reach)
-                    keep(static_cast<std::int32_t>(j));
+                    keep(js);
             }
         });
     };
@@ -92,17 +95,21 @@ ForceStats CpuVerletBackend::compute_forces(const Elements& e, ForceField& f) {
     const auto count = static_cast<std::ptrdiff_t>(n);
     packed_.resize(n);
     Packed* packed = packed_.data();
+    const std::int32_t* order = sort_.order.data(); // of the last build
 #pragma omp parallel for schedule(static)
-    for (std::ptrdiff_t i = 0; i < count; ++i)
-        packed[i] = {e.x[i], e.y[i], e.z[i], e.cell[i]};
+    for (std::ptrdiff_t s = 0; s < count; ++s) {
+        const auto i = static_cast<std::size_t>(order[s]);
+        packed[s] = {e.x[i], e.y[i], e.z[i], e.cell[i]};
+    }
     const std::int32_t* list = list_.data();
     const std::int64_t* offset = offset_.data();
 #pragma omp parallel for schedule(runtime) reduction(+ : interactions)
-    for (std::ptrdiff_t i = 0; i < count; ++i) {
-        const Packed me = packed[i];
+    for (std::ptrdiff_t s = 0; s < count; ++s) {
+        const auto i = static_cast<std::size_t>(order[s]);
+        const Packed me = packed[s];
         const double xi = me.x, yi = me.y, zi = me.z;
         double fx = 0.0, fy = 0.0, fz = 0.0, energy = 0.0;
-        for (std::int64_t k = offset[i]; k < offset[i + 1]; ++k) {
+        for (std::int64_t k = offset[s]; k < offset[s + 1]; ++k) {
             const Packed& other = packed[list[k]];
             const double dx = xi - other.x;
             const double dy = yi - other.y;

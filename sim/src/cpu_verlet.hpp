@@ -29,13 +29,14 @@ private:
     double skin_;
     BinSort sort_;
     AdaptiveSchedule schedule_;
-    // The list, CSR in array order: partners of i are list_[offset_[i] .. offset_[i + 1]).
+    // The list, CSR over sorted positions: partners of the element at sorted
+    // position s are the sorted positions list_[offset_[s] .. offset_[s + 1]).
     std::vector<std::int64_t> offset_;
     std::vector<std::int32_t> list_;
     std::vector<double> x0_, y0_, z0_; // positions at the last build
     std::vector<std::int64_t> ids_;    // element set at the last build
     std::vector<double> cost_;
-    // Position and owner of each element packed in 32 bytes: one partner, one cache line.
+    // Position and owner of each element in sorted order, packed in 32 bytes.
     struct Packed {
         double x, y, z;
         std::int64_t cell;

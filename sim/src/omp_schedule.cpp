@@ -54,7 +54,7 @@ ScheduleChoice AdaptiveSchedule::choose_and_apply(const std::vector<double>& cos
     case SchedulePolicy::adaptive:
         if (cov > static_below) {
             choice.dynamic = true;
-            choice.chunk = chunk_for(cov <= 0.4 ? 4 : (cov <= 0.6 ? 10 : 20));
+            choice.chunk = chunk_for(cov <= 0.4 ? 10 : (cov <= 0.6 ? 20 : 40));
         }
         break;
     }

@@ -25,8 +25,9 @@ struct ScheduleChoice {
 class AdaptiveSchedule {
 public:
     // CoV at or below `static_below` runs static; above it, dynamic with
-    // chunk = max(1, min(n / (threads * divisor), 256)), divisor 4 / 10 / 20 for
-    // CoV <= 0.4 / <= 0.6 / above (the seed's bands).
+    // chunk = max(1, min(n / (threads * divisor), 256)), divisor 10 / 20 / 40 for
+    // CoV <= 0.4 / <= 0.6 / above (the seed's bands; its divisors 4 / 10 / 20 were for
+    // per-cell loops, ours run over elements, 20-60 per cell, so chunks are finer).
     static constexpr double static_below = 0.15;
 
     explicit AdaptiveSchedule(SchedulePolicy policy = SchedulePolicy::adaptive) : policy_(policy) {}
