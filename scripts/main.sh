@@ -55,6 +55,10 @@ $E convert-trace data/examples/spreading_cluster.csv out/spreading_cluster.h5 \
 $E inspect out/spreading_cluster.h5
 $E trace out/spreading_cluster.h5 --ranks 2,4 --out out/trace --controller "$controller"
 
+say "the tissue simulator on one rank: 4000 steps of a growing epidermis (snapshots for ParaView)"
+build/sim/cellshift-sim run -q --steps 4000 --report-every 1000 --snapshot-every 1000 --out out/tissue
+
 say "done"
 echo "tables: out/eval/scenarios.md, out/stability/scenarios.md, out/trace/trace.md"
+echo "tissue: out/tissue/tissue.xdmf (ParaView), snapshots out/tissue/snapshot_*.h5"
 echo "run records: out/eval/runs/ (cellshift-eval inspect FILE, h5dump -H FILE)"

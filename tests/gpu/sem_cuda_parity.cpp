@@ -65,7 +65,7 @@ void compare_forces(const char* label, const sim::SemParams& p, const sim::Eleme
 int main() {
     const sim::CudaProbe probe = sim::probe_cuda_devices();
     if (!probe.compiled || probe.devices.empty()) {
-        std::printf("skipped: no CUDA device (%s)\n", probe.status.c_str());
+        std::printf("skipped: no CUDA device\n(%s)\n", probe.status.c_str());
         return 77;
     }
     std::printf("device: %s\n", probe.devices.front().name.c_str());
