@@ -1,0 +1,32 @@
+#pragma once
+// Workload along the decomposed axis x, per slab (the balancer's slices): the
+// paper's workload score for the initial partition, and a per-slab interaction
+// estimate for the forecast policies. Slab k covers x in [k Lx / S, (k+1) Lx / S).
+
+#include "cellshift/controller/layout.hpp"
+#include "cellshift/sim/sem_params.hpp"
+#include "cellshift/sim/tissue.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace cellshift::sim {
+
+std::int64_t slab_of(double x, double Lx, std::int64_t slabs);
+
+// w_i = n_i * n_N(i) for every cell i (n_i its elements, n_N(i) the elements in the
+// 3x3x3 bins around the bin of its centroid), summed per slab of the centroid.
+std::vector<double> cell_workload_per_slab(const Tissue& tissue, const SemParams& params,
+                                           std::int64_t slabs);
+
+// Candidate partners per element (the elements in its 3x3x3 bin neighbourhood),
+// summed per slab of the element: proportional to a binned backend's pair work.
+std::vector<double> interaction_estimate_per_slab(const Tissue& tissue, const SemParams& params,
+                                                  std::int64_t slabs);
+
+// The workload-aware initial partition: contiguous slabs split into equal shares
+// of cell_workload_per_slab, every rank keeping >= w_min slabs.
+controller::Boundaries initial_partition(const Tissue& tissue, const SemParams& params,
+                                         const controller::Layout& layout);
+
+} // namespace cellshift::sim

@@ -1,0 +1,82 @@
+#include "cellshift/sim/slab_workload.hpp"
+
+#include "cellshift/controller/partition.hpp"
+#include "cellshift/sim/bin_sort.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace cellshift::sim {
+
+std::int64_t slab_of(double x, double Lx, std::int64_t slabs) {
+    const auto k = static_cast<std::int64_t>(std::floor(x / Lx * static_cast<double>(slabs)));
+    return std::clamp<std::int64_t>(k, 0, slabs - 1);
+}
+
+namespace {
+BinGrid grid_of(const SemParams& p) {
+    return BinGrid(p.Lx, p.Ly, p.Lz, p.effective_bin_edge());
+}
+
+void require_slabs(std::int64_t slabs) {
+    if (slabs < 1)
+        throw std::invalid_argument("the number of slabs must be >= 1");
+}
+} // namespace
+
+std::vector<double> cell_workload_per_slab(const Tissue& t, const SemParams& p,
+                                           std::int64_t slabs) {
+    require_slabs(slabs);
+    const BinGrid grid = grid_of(p);
+    BinSort sort;
+    const Elements& e = t.elements;
+    sort.build(grid, e.x.data(), e.y.data(), e.z.data(), e.size());
+    // Centroids, accumulated in element order (the canonical order).
+    std::vector<double> cx(t.cells.size(), 0.0), cy(cx), cz(cx);
+    for (std::size_t i = 0; i < e.size(); ++i) {
+        const auto c = static_cast<std::size_t>(t.find_cell(e.cell[i]));
+        cx[c] += e.x[i];
+        cy[c] += e.y[i];
+        cz[c] += e.z[i];
+    }
+    std::vector<double> w(static_cast<std::size_t>(slabs), 0.0);
+    for (std::size_t c = 0; c < t.cells.size(); ++c) {
+        const double n = t.cells[c].elements;
+        if (n <= 0)
+            continue;
+        const double x = cx[c] / n, y = cy[c] / n, z = cz[c] / n;
+        const auto neighbourhood =
+            static_cast<double>(sort.neighbourhood(grid, grid.bin_of(x, y, z)));
+        w[static_cast<std::size_t>(slab_of(x, p.Lx, slabs))] += n * neighbourhood;
+    }
+    return w;
+}
+
+std::vector<double> interaction_estimate_per_slab(const Tissue& t, const SemParams& p,
+                                                  std::int64_t slabs) {
+    require_slabs(slabs);
+    const BinGrid grid = grid_of(p);
+    BinSort sort;
+    const Elements& e = t.elements;
+    sort.build(grid, e.x.data(), e.y.data(), e.z.data(), e.size());
+    std::vector<double> per_bin(static_cast<std::size_t>(grid.count()), 0.0);
+    for (int b = 0; b < grid.count(); ++b) {
+        if (sort.count(b) > 0)
+            per_bin[static_cast<std::size_t>(b)] = static_cast<double>(sort.neighbourhood(grid, b));
+    }
+    std::vector<double> w(static_cast<std::size_t>(slabs), 0.0);
+    for (std::size_t i = 0; i < e.size(); ++i) {
+        w[static_cast<std::size_t>(slab_of(e.x[i], p.Lx, slabs))] +=
+            per_bin[static_cast<std::size_t>(sort.bin[i])];
+    }
+    return w;
+}
+
+controller::Boundaries initial_partition(const Tissue& t, const SemParams& p,
+                                         const controller::Layout& layout) {
+    controller::validate(layout);
+    return controller::split_equal_load(cell_workload_per_slab(t, p, layout.slices), layout);
+}
+
+} // namespace cellshift::sim
