@@ -26,15 +26,9 @@ ForceStats CpuAllPairsBackend::compute_forces(const Elements& e, ForceField& f) 
         for (std::size_t j = 0; j < n; ++j) {
             if (j == i)
                 continue;
-            const double dx = e.x[i] - e.x[j];
-            const double dy = e.y[i] - e.y[j];
-            const double dz = e.z[i] - e.z[j];
-            double f_over_r = 0.0, v = 0.0;
-            if (pair_.evaluate(dx * dx + dy * dy + dz * dz, e.cell[i] == e.cell[j], f_over_r, v)) {
+            if (pair_.accumulate(e.x[i], e.y[i], e.z[i], e.cell[i], e.x[j], e.y[j], e.z[j],
+                                 e.cell[j], fx, fy, fz)) {
                 ++stats.interactions;
-                fx += f_over_r * dx;
-                fy += f_over_r * dy;
-                fz += f_over_r * dz;
             }
         }
         stats.candidates += static_cast<std::int64_t>(n) - 1;

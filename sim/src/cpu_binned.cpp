@@ -57,15 +57,9 @@ ForceStats CpuBinnedBackend::compute_forces(const Elements& e, ForceField& f) {
             for (std::int32_t j = j0; j < j1; ++j) {
                 if (j == s)
                     continue;
-                const double dx = xi - sx_[j];
-                const double dy = yi - sy_[j];
-                const double dz = zi - sz_[j];
-                double f_over_r = 0.0, v = 0.0;
-                if (pair_.evaluate(dx * dx + dy * dy + dz * dz, scell_[j] == ci, f_over_r, v)) {
+                if (pair_.accumulate(xi, yi, zi, ci, sx_[j], sy_[j], sz_[j], scell_[j], fx, fy,
+                                     fz)) {
                     ++interactions;
-                    fx += f_over_r * dx;
-                    fy += f_over_r * dy;
-                    fz += f_over_r * dz;
                 }
             }
         });

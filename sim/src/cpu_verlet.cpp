@@ -111,15 +111,9 @@ ForceStats CpuVerletBackend::compute_forces(const Elements& e, ForceField& f) {
         double fx = 0.0, fy = 0.0, fz = 0.0, energy = 0.0;
         for (std::int64_t k = offset[s]; k < offset[s + 1]; ++k) {
             const Packed& other = packed[list[k]];
-            const double dx = xi - other.x;
-            const double dy = yi - other.y;
-            const double dz = zi - other.z;
-            double f_over_r = 0.0, v = 0.0;
-            if (pair_.evaluate(dx * dx + dy * dy + dz * dz, other.cell == me.cell, f_over_r, v)) {
+            if (pair_.accumulate(xi, yi, zi, me.cell, other.x, other.y, other.z, other.cell, fx, fy,
+                                 fz)) {
                 ++interactions;
-                fx += f_over_r * dx;
-                fy += f_over_r * dy;
-                fz += f_over_r * dz;
             }
         }
         external_.evaluate(xi, yi, zi, e.adhesive[i] != 0, fx, fy, fz, energy);

@@ -57,15 +57,8 @@ __global__ void allpairs_step(AllPairsArgs a, std::int32_t n, const double* x, c
             for (std::int32_t k = 0; k < tile; ++k) {
                 if (base + k == i)
                     continue;
-                const double dx = xi - tx[k];
-                const double dy = yi - ty[k];
-                const double dz = zi - tz[k];
-                double f_over_r = 0.0, v = 0.0;
-                if (a.pair.evaluate(dx * dx + dy * dy + dz * dz, tc[k] == ci, f_over_r, v)) {
+                if (a.pair.accumulate(xi, yi, zi, ci, tx[k], ty[k], tz[k], tc[k], fx, fy, fz)) {
                     ++inter;
-                    fx += f_over_r * dx;
-                    fy += f_over_r * dy;
-                    fz += f_over_r * dz;
                 }
             }
         }

@@ -95,15 +95,8 @@ __global__ void force_step(StepArgs a, std::int32_t n, const std::int32_t* order
         for (std::int32_t j = j0; j < j1; ++j) {
             if (j == s)
                 continue;
-            const double dx = xi - sx[j];
-            const double dy = yi - sy[j];
-            const double dz = zi - sz[j];
-            double f_over_r = 0.0, v = 0.0;
-            if (a.pair.evaluate(dx * dx + dy * dy + dz * dz, scell[j] == ci, f_over_r, v)) {
+            if (a.pair.accumulate(xi, yi, zi, ci, sx[j], sy[j], sz[j], scell[j], fx, fy, fz)) {
                 ++inter;
-                fx += f_over_r * dx;
-                fy += f_over_r * dy;
-                fz += f_over_r * dz;
             }
         }
     });

@@ -15,9 +15,15 @@ std::int64_t slab_of(double x, double Lx, std::int64_t slabs) {
 }
 
 namespace {
-BinGrid grid_of(const SemParams& p) {
-    return BinGrid(p.Lx, p.Ly, p.Lz, p.effective_bin_edge());
-}
+// The bins and the counting sort both per-slab estimates start from.
+struct SortedTissue {
+    BinGrid grid;
+    BinSort sort;
+    SortedTissue(const Elements& e, const SemParams& p)
+        : grid(p.Lx, p.Ly, p.Lz, p.effective_bin_edge()) {
+        sort.build(grid, e.x.data(), e.y.data(), e.z.data(), e.size());
+    }
+};
 
 void require_slabs(std::int64_t slabs) {
     if (slabs < 1)
@@ -28,10 +34,10 @@ void require_slabs(std::int64_t slabs) {
 std::vector<double> cell_workload_per_slab(const Tissue& t, const SemParams& p,
                                            std::int64_t slabs) {
     require_slabs(slabs);
-    const BinGrid grid = grid_of(p);
-    BinSort sort;
     const Elements& e = t.elements;
-    sort.build(grid, e.x.data(), e.y.data(), e.z.data(), e.size());
+    const SortedTissue sorted(e, p);
+    const BinGrid& grid = sorted.grid;
+    const BinSort& sort = sorted.sort;
     // Centroids, accumulated in element order (the canonical order).
     std::vector<double> cx(t.cells.size(), 0.0), cy(cx), cz(cx);
     for (std::size_t i = 0; i < e.size(); ++i) {
@@ -56,10 +62,10 @@ std::vector<double> cell_workload_per_slab(const Tissue& t, const SemParams& p,
 std::vector<double> interaction_estimate_per_slab(const Tissue& t, const SemParams& p,
                                                   std::int64_t slabs) {
     require_slabs(slabs);
-    const BinGrid grid = grid_of(p);
-    BinSort sort;
     const Elements& e = t.elements;
-    sort.build(grid, e.x.data(), e.y.data(), e.z.data(), e.size());
+    const SortedTissue sorted(e, p);
+    const BinGrid& grid = sorted.grid;
+    const BinSort& sort = sorted.sort;
     std::vector<double> per_bin(static_cast<std::size_t>(grid.count()), 0.0);
     for (int b = 0; b < grid.count(); ++b) {
         if (sort.count(b) > 0)

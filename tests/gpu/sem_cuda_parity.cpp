@@ -21,16 +21,6 @@ void expect(bool ok, const char* what, double value) {
     failures += ok ? 0 : 1;
 }
 
-double relative_difference(const sim::ForceField& a, const sim::ForceField& b) {
-    double diff = 0.0, scale = 0.0;
-    for (std::size_t i = 0; i < b.x.size(); ++i) {
-        diff = std::max({diff, std::abs(a.x[i] - b.x[i]), std::abs(a.y[i] - b.y[i]),
-                         std::abs(a.z[i] - b.z[i])});
-        scale = std::max({scale, std::abs(b.x[i]), std::abs(b.y[i]), std::abs(b.z[i])});
-    }
-    return diff / scale;
-}
-
 sim::ForceField forces(const char* backend, const sim::SemParams& p, const sim::Elements& e,
                        sim::ForceStats& stats) {
     sim::ForceField f;
@@ -46,10 +36,10 @@ void compare_forces(const char* label, const sim::SemParams& p, const sim::Eleme
     const sim::ForceField cpu_ref = forces("cpu-allpairs", p, e, cpu_all);
     std::printf("%s: %zu elements\n", label, e.size());
     // Same summation order on both sides; only exp/sqrt rounding may differ.
-    expect(relative_difference(gpu, cpu) < 1e-12, "cuda-binned == cpu-binned",
-           relative_difference(gpu, cpu));
-    expect(relative_difference(gpu_ref, cpu_ref) < 1e-12, "cuda-allpairs == cpu-allpairs",
-           relative_difference(gpu_ref, cpu_ref));
+    expect(test::relative_difference(gpu, cpu) < 1e-12, "cuda-binned == cpu-binned",
+           test::relative_difference(gpu, cpu));
+    expect(test::relative_difference(gpu_ref, cpu_ref) < 1e-12, "cuda-allpairs == cpu-allpairs",
+           test::relative_difference(gpu_ref, cpu_ref));
     expect(gpu_stats.interactions == cpu_stats.interactions, "same interaction count",
            static_cast<double>(gpu_stats.interactions));
     expect(gpu_stats.candidates == cpu_stats.candidates, "same candidate count",

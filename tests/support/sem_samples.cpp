@@ -3,6 +3,8 @@
 #include "cellshift/sim/force_backend.hpp"
 #include "cellshift/sim/simulation.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 
 namespace cellshift::test {
@@ -30,6 +32,16 @@ sim::Elements random_elements(const sim::SemParams& p, std::size_t n, int cells,
         e.push_back(x, y, z, static_cast<std::int64_t>(i), c, c % 3 == 0);
     }
     return e;
+}
+
+double relative_difference(const sim::ForceField& a, const sim::ForceField& b) {
+    double diff = 0.0, scale = 0.0;
+    for (std::size_t i = 0; i < b.x.size(); ++i) {
+        diff = std::max({diff, std::abs(a.x[i] - b.x[i]), std::abs(a.y[i] - b.y[i]),
+                         std::abs(a.z[i] - b.z[i])});
+        scale = std::max({scale, std::abs(b.x[i]), std::abs(b.y[i]), std::abs(b.z[i])});
+    }
+    return diff / scale;
 }
 
 sim::Tissue grown_tissue(const sim::SemParams& p, std::int64_t steps) {

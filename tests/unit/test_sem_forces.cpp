@@ -27,17 +27,6 @@ sim::ForceField forces_of(const std::string& backend, const sim::SemParams& p,
     return f;
 }
 
-// max |a - b| over all components, relative to max |b|.
-double relative_difference(const sim::ForceField& a, const sim::ForceField& b) {
-    double diff = 0.0, scale = 0.0;
-    for (std::size_t i = 0; i < b.x.size(); ++i) {
-        diff = std::max({diff, std::abs(a.x[i] - b.x[i]), std::abs(a.y[i] - b.y[i]),
-                         std::abs(a.z[i] - b.z[i])});
-        scale = std::max({scale, std::abs(b.x[i]), std::abs(b.y[i]), std::abs(b.z[i])});
-    }
-    return diff / scale;
-}
-
 bool bitwise_equal(const sim::ForceField& a, const sim::ForceField& b) {
     return a.x == b.x && a.y == b.y && a.z == b.z;
 }
@@ -76,8 +65,8 @@ TEST_CASE("cpu-binned forces equal the all-pairs reference on random configurati
         const sim::ForceField ref = forces_of("cpu-allpairs", p, e, &ref_stats);
         const sim::ForceField bin = forces_of("cpu-binned", p, e, &bin_stats);
         // Different summation order (bins vs ids): equal to rounding.
-        CHECK(relative_difference(bin, ref) < 1e-12);
-        CHECK(relative_difference(forces_of("cpu-verlet", p, e), ref) < 1e-12);
+        CHECK(test::relative_difference(bin, ref) < 1e-12);
+        CHECK(test::relative_difference(forces_of("cpu-verlet", p, e), ref) < 1e-12);
         // Same pairs within the cutoff, far fewer candidates tested.
         CHECK(bin_stats.interactions == ref_stats.interactions);
         CHECK(bin_stats.interactions > 0);
@@ -92,10 +81,11 @@ TEST_CASE("cpu-binned forces equal the all-pairs reference on a grown tissue") {
     sim::ForceStats ref_stats, bin_stats;
     const sim::ForceField ref = forces_of("cpu-allpairs", p, t.elements, &ref_stats);
     const sim::ForceField bin = forces_of("cpu-binned", p, t.elements, &bin_stats);
-    CHECK(relative_difference(bin, ref) < 1e-12);
+    CHECK(test::relative_difference(bin, ref) < 1e-12);
     CHECK(bin_stats.interactions == ref_stats.interactions);
     sim::ForceStats verlet_stats;
-    CHECK(relative_difference(forces_of("cpu-verlet", p, t.elements, &verlet_stats), ref) < 1e-12);
+    CHECK(test::relative_difference(forces_of("cpu-verlet", p, t.elements, &verlet_stats), ref) <
+          1e-12);
     CHECK(verlet_stats.interactions == ref_stats.interactions);
 }
 
@@ -111,7 +101,7 @@ TEST_CASE("cpu-verlet rebuilds its list when elements move or change and stays e
         verlet->compute_forces(e, fv);
         reference->compute_forces(e, fr);
         INFO("round " << round);
-        CHECK(relative_difference(fv, fr) < 1e-12);
+        CHECK(test::relative_difference(fv, fr) < 1e-12);
     }
     const std::string report = verlet->take_report();
     INFO(report);
@@ -124,7 +114,7 @@ TEST_CASE("cpu-verlet rebuilds its list when elements move or change and stays e
     e.adhesive.pop_back();
     verlet->compute_forces(e, fv);
     reference->compute_forces(e, fr);
-    CHECK(relative_difference(fv, fr) < 1e-12);
+    CHECK(test::relative_difference(fv, fr) < 1e-12);
 }
 
 TEST_CASE("bins wider than the cutoff give the same forces") {
@@ -132,7 +122,7 @@ TEST_CASE("bins wider than the cutoff give the same forces") {
     const sim::Elements e = test::random_elements(p, 800, 20, 9);
     const sim::ForceField narrow = forces_of("cpu-binned", p, e);
     p.bin_edge = 3.1;
-    CHECK(relative_difference(forces_of("cpu-binned", p, e), narrow) < 1e-12);
+    CHECK(test::relative_difference(forces_of("cpu-binned", p, e), narrow) < 1e-12);
 }
 
 TEST_CASE("force is minus the finite-difference gradient of the energy") {

@@ -52,6 +52,24 @@ struct SemPairEvaluator {
         energy = q.U0 * e1 - q.V0 * e2;
         return true;
     }
+
+    // The one pair step every backend's gather runs: adds the force of a partner
+    // at (xj, yj, zj) on the element at (xi, yi, zi); returns whether it interacted.
+    CELLSHIFT_HD bool accumulate(double xi, double yi, double zi, std::int64_t ci, double xj,
+                                 double yj, double zj, std::int64_t cj, double& fx, double& fy,
+                                 double& fz) const {
+        const double dx = xi - xj;
+        const double dy = yi - yj;
+        const double dz = zi - zj;
+        double f_over_r = 0.0, v = 0.0;
+        if (!evaluate(dx * dx + dy * dy + dz * dz, ci == cj, f_over_r, v)) {
+            return false;
+        }
+        fx += f_over_r * dx;
+        fy += f_over_r * dy;
+        fz += f_over_r * dz;
+        return true;
+    }
 };
 
 // External potential: exclusion by the basal membrane (z = 0), the side walls and
