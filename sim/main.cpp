@@ -1,10 +1,12 @@
-// cellshift-sim: the MPI + CUDA SEM tissue simulator. Subcommands: run (one rank
-// for now; the MPI slab decomposition is the next step), write-config,
+// cellshift-sim: the MPI + CUDA SEM tissue simulator. Subcommands: run (P ranks
+// under mpirun, slab decomposition with live balancing), write-config,
 // lattice-forces (the external LAMMPS check) and devices.
 
 #include "cellshift/data/atomic_file.hpp"
 #include "cellshift/data/run_tool.hpp"
 #include "cellshift/sim/cuda_devices.hpp"
+#include "cellshift/controller/registry.hpp"
+#include "cellshift/sim/collective_error.hpp"
 #include "cellshift/sim/force_backend.hpp"
 #include "cellshift/version.hpp"
 #include "tool/lattice_command.hpp"
@@ -15,6 +17,7 @@
 #include <mpi.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 
@@ -38,6 +41,25 @@ int print_devices(int rank, int size) {
                   << "." << d.compute_minor << ", " << (d.memory_bytes >> 20) << " MiB\n";
     }
     return 0;
+}
+
+// The options a restart must match: the model and the balancing setup, as
+// "name = value" lines (the given value, or the default).
+std::string configuration_of(const CLI::App& run, const std::vector<std::string>& skip_groups) {
+    std::string text;
+    for (const CLI::Option* opt : run.get_options()) {
+        const std::string group = opt->get_group();
+        if (opt->get_name().empty() || opt->get_name() == "--help" ||
+            std::find(skip_groups.begin(), skip_groups.end(), group) != skip_groups.end())
+            continue;
+        std::string value;
+        for (const std::string& r : opt->results())
+            value += (value.empty() ? "" : " ") + r;
+        if (opt->count() == 0)
+            value = opt->get_default_str();
+        text += opt->get_name() + " = " + value + "\n";
+    }
+    return text;
 }
 
 } // namespace
@@ -65,8 +87,10 @@ int main(int argc, char** argv) {
     app.allow_config_extras(CLI::config_extras_mode::error);
     cellshift::sim::SemParams params;
     cellshift::sim::tool::RunOptions run_options;
-    CLI::App* run = app.add_subcommand("run", "run a tissue simulation on one rank, with "
-                                              "per-interval statistics and snapshots");
+    CLI::App* run = app.add_subcommand(
+        "run", "run a tissue simulation on P ranks (mpirun -n P) with live load balancing, "
+               "per-interval statistics, a balancing summary, snapshots, run record and "
+               "checkpoints");
     std::string backends;
     for (const auto& b : cellshift::sim::backend_names())
         backends += (backends.empty() ? "" : ", ") + b;
@@ -89,7 +113,69 @@ int main(int argc, char** argv) {
     run->add_option("--dump-forces", run_options.dump_forces,
                     "after the run, write id,cell,x,y,z,fx,fy,fz of every element to this CSV")
         ->group(run_group);
+    run->add_option("--run-record", run_options.run_record,
+                    "write the balancing events (cellshift.run HDF5) to this file")
+        ->group(run_group);
+    run->add_option("--checkpoint", run_options.checkpoint,
+                    "write a checkpoint (tissue, owners, balancer state) to this file at the end, "
+                    "rewritten atomically")
+        ->group(run_group);
+    run->add_option("--checkpoint-every", run_options.checkpoint_every,
+                    "also write it every N steps (0: only at the end)")
+        ->capture_default_str()
+        ->group(run_group);
+    run->add_option("--restart", run_options.restart,
+                    "continue from this checkpoint (same configuration and rank count); --steps "
+                    "counts the steps added")
+        ->group(run_group);
     run->add_flag("-q,--quiet", run_options.quiet, "no progress bar")->group(run_group);
+
+    cellshift::sim::BalanceOptions balance;
+    std::string policies;
+    for (const auto& style : cellshift::controller::policy_styles()) {
+        if (!style.clairvoyant)
+            policies += (policies.empty() ? "" : ", ") + style.name;
+    }
+    const char* lb = "Load balancing (DESIGN section 3)";
+    run->add_option("--slabs", balance.slabs,
+                    "S: slabs along x, the balancer's slices; Lx / S must be a whole number of "
+                    "bins")
+        ->capture_default_str()
+        ->group(lb);
+    run->add_option("--w-min", balance.w_min, "minimum slabs per rank")
+        ->capture_default_str()
+        ->group(lb);
+    run->add_option("--rebalance-every", balance.rebalance_every,
+                    "steps between rebalancing events (0: never)")
+        ->capture_default_str()
+        ->group(lb);
+    run->add_option("--policy", balance.policy, "balancing policy: " + policies)
+        ->capture_default_str()
+        ->group(lb);
+    run->add_option("--controller", balance.controller_file,
+                    "controller file (HDF5) for --policy rnn")
+        ->group(lb);
+    run->add_option("--clock", balance.clock,
+                    "rank times the policy sees: model (calibrated cost model, reproducible) or "
+                    "measured (steady clock around each rank's compute)")
+        ->capture_default_str()
+        ->group(lb);
+    const char* cost = "Model clock (cellshift-sim calibrate; docs/simulator.md)";
+    run->add_option("--cost-pair", balance.cost.per_pair,
+                    "seconds per pair interaction within the cutoff")
+        ->capture_default_str()
+        ->group(cost);
+    run->add_option("--cost-element", balance.cost.per_element,
+                    "seconds per owned element per step")
+        ->capture_default_str()
+        ->group(cost);
+    run->add_option("--cost-ghost", balance.cost.per_ghost, "seconds per ghost element per step")
+        ->capture_default_str()
+        ->group(cost);
+    run->add_option("--cost-migrated", balance.cost.per_migrated_element,
+                    "seconds per element that changes owner")
+        ->capture_default_str()
+        ->group(cost);
     cellshift::sim::tool::add_model_options(*run, params);
 
     std::string config_out;
@@ -127,11 +213,24 @@ int main(int argc, char** argv) {
             if (app.got_subcommand("devices")) {
                 return print_devices(rank, size);
             }
-            if (size > 1 && rank != 0) {
-                return 0; // one rank for now: the MPI decomposition arrives next
-            }
             if (app.got_subcommand("run")) {
-                return cellshift::sim::tool::run_simulation(params, run_options);
+                try {
+                    return cellshift::sim::tool::run_simulation(
+                        MPI_COMM_WORLD, params, balance, run_options,
+                        configuration_of(*run, {run_group}));
+                } catch (const cellshift::sim::CollectiveError&) {
+                    throw; // every rank has it: rank 0 reports it once
+                } catch (const std::exception& error) {
+                    if (size == 1)
+                        throw;
+                    // One rank failed alone: the others would wait for it forever.
+                    std::cerr << "cellshift-sim: error: rank " << rank << ": "
+                              << cellshift::data::one_line(error.what()) << "\n";
+                    MPI_Abort(MPI_COMM_WORLD, cellshift::data::kExitFailure);
+                }
+            }
+            if (size > 1 && rank != 0) {
+                return 0; // the other subcommands run on rank 0
             }
             if (app.got_subcommand("write-config")) {
                 std::string text =

@@ -34,6 +34,17 @@ public:
 
 private:
     void on_reset() override { holt_.reset(); }
+    void save_extra(PolicyState& state) const override {
+        state["holt/level"] = holt_.level();
+        state["holt/trend"] = holt_.trend();
+    }
+    void restore_extra(const PolicyState& state) override {
+        // Before the first observation both are empty; afterwards both hold S values.
+        const std::size_t n = state.count("holt/level") ? state.at("holt/level").size() : 0;
+        if (n != 0 && n != static_cast<std::size_t>(layout().slices))
+            throw std::invalid_argument("policy state 'holt/level' does not hold S values");
+        holt_.restore(state_array(state, "holt/level", n), state_array(state, "holt/trend", n));
+    }
     Boundaries next(const Observation& o) override {
         holt_.observe(require_slice_workload(o, "holt"));
         return split_equal_load(holt_.forecast(), layout());

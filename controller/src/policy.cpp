@@ -41,6 +41,43 @@ const Boundaries& Policy::decide(const Observation& o) {
     return boundaries_;
 }
 
+PolicyState Policy::save_state() const {
+    PolicyState state;
+    state["boundaries"].assign(boundaries_.begin(), boundaries_.end());
+    state["limited"] = {static_cast<double>(limited_)};
+    save_extra(state);
+    return state;
+}
+
+void Policy::restore_state(const PolicyState& state) {
+    const auto& b = state_array(state, "boundaries", boundaries_.size());
+    Boundaries restored(b.size());
+    for (std::size_t k = 0; k < b.size(); ++k)
+        restored[k] = static_cast<std::int64_t>(b[k]);
+    validate(layout_, restored);
+    const auto& limited = state_array(state, "limited", 1);
+    restore_extra(state);
+    boundaries_ = restored;
+    limited_ = static_cast<std::int64_t>(limited[0]);
+}
+
+const std::vector<double>& Policy::state_array(const PolicyState& state, const std::string& name,
+                                               std::size_t size) {
+    const auto it = state.find(name);
+    if (it == state.end())
+        throw std::invalid_argument("policy state has no '" + name + "'");
+    if (it->second.size() != size) {
+        throw std::invalid_argument("policy state '" + name + "' holds " +
+                                    std::to_string(it->second.size()) + " values, expected " +
+                                    std::to_string(size));
+    }
+    for (double v : it->second) {
+        if (!std::isfinite(v))
+            throw std::invalid_argument("policy state '" + name + "' is not finite");
+    }
+    return it->second;
+}
+
 Boundaries Policy::apply_moves(const std::vector<double>& moves) {
     FeasibleUpdate u = feasible_update(boundaries_, moves, layout_.w_min);
     limited_ = u.limited;

@@ -25,6 +25,23 @@ private:
         previous_imbalance_.clear();
     }
 
+    void save_extra(PolicyState& state) const override {
+        state["rnn/hidden"].assign(hidden_.data(), hidden_.data() + hidden_.size());
+        state["rnn/previous_moves"] = previous_moves_;
+        state["rnn/previous_imbalance"] = previous_imbalance_;
+    }
+    void restore_extra(const PolicyState& state) override {
+        const auto& h = state_array(state, "rnn/hidden", static_cast<std::size_t>(hidden_.size()));
+        for (Eigen::Index k = 0; k < hidden_.size(); ++k)
+            hidden_.data()[k] = static_cast<float>(h[static_cast<std::size_t>(k)]);
+        previous_moves_ = state_array(state, "rnn/previous_moves", previous_moves_.size());
+        // Empty before the first event, one value per interior boundary afterwards.
+        const auto it = state.find("rnn/previous_imbalance");
+        const std::size_t n = it == state.end() ? 0 : it->second.size();
+        previous_imbalance_ = state_array(
+            state, "rnn/previous_imbalance", n == 0 ? 0 : previous_moves_.size());
+    }
+
     Boundaries next(const Observation& o) override {
         const Boundaries& b = boundaries();
         const std::size_t count = b.size() - 2;

@@ -25,6 +25,9 @@ void validate(const Snapshot& s, const std::string& where) {
                         std::to_string(n) + " elements");
         }
     }
+    if (!s.rank.empty() && s.rank.size() != n)
+        throw Error(where + ": rank has " + std::to_string(s.rank.size()) + " entries for " +
+                    std::to_string(n) + " elements");
     for (double v : s.positions.values) {
         if (!std::isfinite(v))
             throw Error(where + ": positions contain a non-finite value");
@@ -51,6 +54,8 @@ void write_snapshot(const std::string& path, const Snapshot& s) {
         out.int_vector(kSnapshotElementId, s.element_id);
         out.int_vector(kSnapshotCellId, s.cell_id);
         out.int_vector(kSnapshotCellType, s.cell_type);
+        if (!s.rank.empty())
+            out.int_vector(kSnapshotRank, s.rank);
     });
 }
 
@@ -65,6 +70,8 @@ Snapshot read_snapshot(const std::string& path) {
     s.element_id = in.int_vector(kSnapshotElementId);
     s.cell_id = in.int_vector(kSnapshotCellId);
     s.cell_type = in.int_vector(kSnapshotCellType);
+    if (in.has_object(kSnapshotRank))
+        s.rank = in.int_vector(kSnapshotRank);
     validate(s, path);
     return s;
 }
@@ -87,7 +94,10 @@ std::string xdmf_document(const std::vector<XdmfFrame>& frames) {
           << "        <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"" << n << "\"/>\n"
           << "        <Geometry GeometryType=\"XYZ\">\n          "
           << item(kSnapshotPositions, "Float", n + " 3") << "\n        </Geometry>\n";
-        for (const char* attribute : {kSnapshotCellId, kSnapshotCellType}) {
+        std::vector<const char*> attributes{kSnapshotCellId, kSnapshotCellType};
+        if (f.has_rank)
+            attributes.push_back(kSnapshotRank);
+        for (const char* attribute : attributes) {
             x << "        <Attribute Name=\"" << attribute
               << "\" AttributeType=\"Scalar\" Center=\"Node\">\n          "
               << item(attribute, "Int", n) << "\n        </Attribute>\n";

@@ -22,6 +22,8 @@ ForceStats CpuAllPairsBackend::compute_forces(const Elements& e, ForceField& f) 
     f.assign_zero(n);
     ForceStats stats;
     for (std::size_t i = 0; i < n; ++i) {
+        if (!is_active(i))
+            continue;
         double fx = 0.0, fy = 0.0, fz = 0.0, energy = 0.0;
         for (std::size_t j = 0; j < n; ++j) {
             if (j == i)

@@ -45,6 +45,8 @@ ForceStats CpuBinnedBackend::compute_forces(const Elements& e, ForceField& f) {
 #pragma omp parallel for schedule(runtime) reduction(+ : candidates, interactions)
     for (std::ptrdiff_t s = 0; s < count; ++s) {
         const std::size_t i = static_cast<std::size_t>(sort_.order[s]);
+        if (!is_active(i))
+            continue;
         const int b = sort_.bin[i];
         const int bz = b % g.nz;
         const int by = (b / g.nz) % g.ny;

@@ -106,6 +106,8 @@ ForceStats CpuVerletBackend::compute_forces(const Elements& e, ForceField& f) {
 #pragma omp parallel for schedule(runtime) reduction(+ : interactions)
     for (std::ptrdiff_t s = 0; s < count; ++s) {
         const auto i = static_cast<std::size_t>(order[s]);
+        if (!is_active(i))
+            continue;
         const Packed me = packed[s];
         const double xi = me.x, yi = me.y, zi = me.z;
         double fx = 0.0, fy = 0.0, fz = 0.0, energy = 0.0;

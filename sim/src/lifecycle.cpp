@@ -97,7 +97,7 @@ void add_element(Tissue& t, const SemParams& p, Cell& cell, const std::vector<st
 // Splits `parent`'s elements between two new cells by a plane through its
 // centroid; returns the two daughters (lower side first).
 std::pair<Cell, Cell> divide(Tissue& t, const SemParams& p, const Cell& parent,
-                             const std::vector<std::size_t>& own) {
+                             const std::vector<std::size_t>& own, std::int64_t first_id) {
     Elements& e = t.elements;
     double cx = 0.0, cy = 0.0, cz = 0.0;
     for (std::size_t k : own) {
@@ -138,18 +138,17 @@ std::pair<Cell, Cell> divide(Tissue& t, const SemParams& p, const Cell& parent,
     Cell lower, upper;
     if (parent.type == CellType::stem) {
         const bool asymmetric = uniform(p, parent.id, t.step, kDaughterFate) < p.p_asymmetric;
-        lower = newborn(p, t.next_cell_id, CellType::stem, 0);
+        lower = newborn(p, first_id, CellType::stem, 0);
         upper =
-            newborn(p, t.next_cell_id + 1,
+            newborn(p, first_id + 1,
                     asymmetric ? CellType::transit_amplifying : CellType::stem, asymmetric ? 1 : 0);
     } else {
         const std::int32_t g = parent.generation + 1;
         const CellType type =
             g > p.ta_generations ? CellType::suprabasal : CellType::transit_amplifying;
-        lower = newborn(p, t.next_cell_id, type, g);
-        upper = newborn(p, t.next_cell_id + 1, type, g);
+        lower = newborn(p, first_id, type, g);
+        upper = newborn(p, first_id + 1, type, g);
     }
-    t.next_cell_id += 2;
     for (const auto& [projection, k] : side) {
         Cell& d = projection < 0.0 ? lower : upper;
         e.cell[k] = d.id;
@@ -159,6 +158,15 @@ std::pair<Cell, Cell> divide(Tissue& t, const SemParams& p, const Cell& parent,
 }
 
 } // namespace
+
+DaughterIds number_daughters_locally(const std::vector<std::int64_t>& dividing,
+                                     std::int64_t next_cell_id) {
+    DaughterIds ids;
+    ids.total_divisions = static_cast<std::int64_t>(dividing.size());
+    for (std::size_t k = 0; k < dividing.size(); ++k)
+        ids.first.push_back(next_cell_id + 2 * static_cast<std::int64_t>(k));
+    return ids;
+}
 
 double draw_cycle_time(const SemParams& p, std::int64_t cell_id) {
     const double u = uniform(p, cell_id, 0, kCycleTime);
@@ -202,7 +210,8 @@ Tissue make_basal_patch(const SemParams& p) {
     return t;
 }
 
-LifecycleEvents update_lifecycle(Tissue& t, const SemParams& p, double elapsed) {
+LifecycleEvents update_lifecycle(Tissue& t, const SemParams& p, double elapsed,
+                                 const DaughterNumbering& numbering) {
     LifecycleEvents events;
     const int span = p.elements_division - p.elements_initial;
     Membership m = group_by_cell(t);
@@ -231,17 +240,29 @@ LifecycleEvents update_lifecycle(Tissue& t, const SemParams& p, double elapsed) 
         m = group_by_cell(t);
     }
 
-    // Division, in cell id order; daughters get the next ids.
+    // Division, in cell id order; daughters get the next ids (of the whole tissue).
+    const auto divides = [&](const Cell& cell) {
+        return cell.proliferating() && cell.elements >= p.elements_division;
+    };
+    std::vector<std::int64_t> dividing;
+    for (const Cell& cell : t.cells) {
+        if (divides(cell))
+            dividing.push_back(cell.id);
+    }
+    const DaughterIds ids = numbering(dividing, t.next_cell_id);
+    if (ids.first.size() != dividing.size())
+        throw std::logic_error("daughter numbering returned the wrong number of ids");
+    std::size_t division = 0;
     std::vector<Cell> next;
     next.reserve(t.cells.size() + 8);
     std::vector<Cell> born;
     for (std::size_t c = 0; c < t.cells.size(); ++c) {
         const Cell& cell = t.cells[c];
-        if (cell.proliferating() && cell.elements >= p.elements_division) {
+        if (divides(cell)) {
             const std::vector<std::size_t> own(
                 m.members.begin() + static_cast<std::ptrdiff_t>(m.offset[c]),
                 m.members.begin() + static_cast<std::ptrdiff_t>(m.offset[c + 1]));
-            auto [lower, upper] = divide(t, p, cell, own);
+            auto [lower, upper] = divide(t, p, cell, own, ids.first[division++]);
             born.push_back(lower);
             born.push_back(upper);
             ++events.divisions;
@@ -249,8 +270,10 @@ LifecycleEvents update_lifecycle(Tissue& t, const SemParams& p, double elapsed) 
             next.push_back(cell);
         }
     }
-    next.insert(next.end(), born.begin(), born.end()); // new ids are the largest: still sorted
+    // New ids exceed every existing one and grow with the parent's id: still sorted.
+    next.insert(next.end(), born.begin(), born.end());
     t.cells.swap(next);
+    t.next_cell_id += 2 * ids.total_divisions;
 
     // Differentiation: a basal cell whose lowest element has left the membrane.
     if (events.divisions > 0)

@@ -61,8 +61,13 @@ std::vector<double> cell_workload_per_slab(const Tissue& t, const SemParams& p,
 
 std::vector<double> interaction_estimate_per_slab(const Tissue& t, const SemParams& p,
                                                   std::int64_t slabs) {
+    return interaction_estimate_per_slab(t.elements, {}, p, slabs);
+}
+
+std::vector<double> interaction_estimate_per_slab(const Elements& e,
+                                                  const std::vector<std::uint8_t>& counted,
+                                                  const SemParams& p, std::int64_t slabs) {
     require_slabs(slabs);
-    const Elements& e = t.elements;
     const SortedTissue sorted(e, p);
     const BinGrid& grid = sorted.grid;
     const BinSort& sort = sorted.sort;
@@ -73,6 +78,8 @@ std::vector<double> interaction_estimate_per_slab(const Tissue& t, const SemPara
     }
     std::vector<double> w(static_cast<std::size_t>(slabs), 0.0);
     for (std::size_t i = 0; i < e.size(); ++i) {
+        if (!counted.empty() && counted[i] == 0)
+            continue;
         w[static_cast<std::size_t>(slab_of(e.x[i], p.Lx, slabs))] +=
             per_bin[static_cast<std::size_t>(sort.bin[i])];
     }

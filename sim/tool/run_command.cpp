@@ -5,9 +5,12 @@
 #include "cellshift/sim/bin_grid.hpp"
 #include "cellshift/sim/force_backend.hpp"
 #include "cellshift/sim/simulation.hpp"
+#include "cellshift/sim/mpi_helpers.hpp"
+#include "cellshift/sim/slab_simulation.hpp"
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -48,7 +51,7 @@ private:
     bool enabled_;
 };
 
-data::Snapshot snapshot_of(const Tissue& t, const SemParams& p) {
+data::Snapshot snapshot_of(const Tissue& t, const std::vector<int>& owners, const SemParams& p) {
     data::Snapshot s;
     s.step = t.step;
     s.time = t.time;
@@ -59,12 +62,14 @@ data::Snapshot snapshot_of(const Tissue& t, const SemParams& p) {
     s.element_id = t.elements.id;
     s.cell_id = t.elements.cell;
     s.cell_type.resize(n);
+    s.rank.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         s.positions(i, 0) = t.elements.x[i];
         s.positions(i, 1) = t.elements.y[i];
         s.positions(i, 2) = t.elements.z[i];
-        const std::ptrdiff_t c = t.find_cell(t.elements.cell[i]);
-        s.cell_type[i] = static_cast<std::int64_t>(t.cells[static_cast<std::size_t>(c)].type);
+        const auto c = static_cast<std::size_t>(t.find_cell(t.elements.cell[i]));
+        s.cell_type[i] = static_cast<std::int64_t>(t.cells[c].type);
+        s.rank[i] = owners[c];
     }
     return s;
 }
@@ -73,11 +78,16 @@ class SnapshotSeries {
 public:
     SnapshotSeries(std::string folder, const SemParams& params)
         : folder_(std::move(folder)), params_(params) {}
-    void write(const Tissue& t) {
+    // Collective: gathers the tissue; rank 0 writes.
+    void write(const SlabSimulation& sim) {
+        std::vector<int> owners;
+        const Tissue t = sim.gather(&owners);
+        if (sim.rank() != 0)
+            return;
         char name[64];
         std::snprintf(name, sizeof name, "snapshot_%09lld.h5", static_cast<long long>(t.step));
-        data::write_snapshot(folder_ + "/" + name, snapshot_of(t, params_));
-        frames_.push_back({name, t.time, static_cast<std::int64_t>(t.elements.size())});
+        data::write_snapshot(folder_ + "/" + name, snapshot_of(t, owners, params_));
+        frames_.push_back({name, t.time, static_cast<std::int64_t>(t.elements.size()), true});
         data::write_xdmf(folder_ + "/tissue.xdmf", frames_);
     }
     std::size_t count() const { return frames_.size(); }
@@ -88,6 +98,26 @@ private:
     std::vector<data::XdmfFrame> frames_;
 };
 
+// The whole tissue's census from every rank's part (collective).
+TissueCensus global_census(MPI_Comm comm, const Tissue& local) {
+    const TissueCensus mine = census(local);
+    std::int64_t counts[4] = {mine.elements, mine.cells[0], mine.cells[1], mine.cells[2]};
+    std::int64_t sums[4];
+    MPI_Allreduce(counts, sums, 4, MPI_INT64_T, MPI_SUM, comm);
+    const bool empty = mine.elements == 0;
+    double highs[3] = {empty ? -1e300 : -mine.x_min, empty ? -1e300 : mine.x_max,
+                       empty ? -1e300 : mine.z_max};
+    double maxima[3];
+    MPI_Allreduce(highs, maxima, 3, MPI_DOUBLE, MPI_MAX, comm);
+    TissueCensus c;
+    c.elements = sums[0];
+    c.cells = {sums[1], sums[2], sums[3]};
+    c.x_min = -maxima[0];
+    c.x_max = maxima[1];
+    c.z_max = maxima[2];
+    return c;
+}
+
 void print_header() {
     std::cout << std::setw(9) << "step" << std::setw(9) << "time" << std::setw(7) << "cells"
               << std::setw(6) << "stem" << std::setw(6) << "TA" << std::setw(7) << "supra"
@@ -96,24 +126,64 @@ void print_header() {
               << "  backend notes\n";
 }
 
-void print_interval(const Tissue& t, const RunStats& s, double seconds, const std::string& note) {
-    const TissueCensus c = census(t);
-    const double steps = static_cast<double>(std::max<std::int64_t>(s.steps, 1));
-    std::cout << std::setw(9) << t.step << std::setw(9) << std::fixed << std::setprecision(1)
-              << t.time << std::setw(7) << c.total_cells() << std::setw(6) << c.cells[0]
+void print_interval(const TissueCensus& c, std::int64_t step, double time,
+                    std::int64_t interactions, std::int64_t steps, double seconds,
+                    const std::string& note) {
+    const double n = static_cast<double>(std::max<std::int64_t>(steps, 1));
+    std::cout << std::setw(9) << step << std::setw(9) << std::fixed << std::setprecision(1)
+              << time << std::setw(7) << c.total_cells() << std::setw(6) << c.cells[0]
               << std::setw(6) << c.cells[1] << std::setw(7) << c.cells[2] << std::setw(9)
               << c.elements << std::setw(11)
-              << static_cast<long long>(static_cast<double>(s.forces.interactions) / steps)
-              << std::setw(10) << std::setprecision(3) << 1e3 * seconds / steps << std::setw(12)
-              << std::scientific << std::setprecision(2);
-    if (s.steps > 0) {
-        std::cout << static_cast<double>(c.elements) * steps / std::max(seconds, 1e-12);
+              << static_cast<long long>(static_cast<double>(interactions) / n) << std::setw(10)
+              << std::setprecision(3) << 1e3 * seconds / n << std::setw(12) << std::scientific
+              << std::setprecision(2);
+    if (steps > 0) {
+        std::cout << static_cast<double>(c.elements) * n / std::max(seconds, 1e-12);
     } else {
         std::cout << "-";
     }
     std::cout << std::fixed << std::setw(8) << std::setprecision(1) << c.x_max << "  " << note
               << "\n"
               << std::defaultfloat;
+}
+
+// The end-of-run balancing summary (GROMACS' "dynamic load balancing" report).
+void print_balance_summary(const SlabSimulation& sim, double wall) {
+    const auto& events = sim.events();
+    const BalanceTotals& t = sim.totals();
+    const BalanceOptions& b = sim.balance();
+    double imbalance = 0.0;
+    std::int64_t slabs = 0, moved = 0, limited_events = 0;
+    for (const BalanceEvent& e : events) {
+        imbalance += e.imbalance;
+        slabs += e.migrated_slices;
+        moved += e.migrated_elements;
+        limited_events += e.limited > 0 ? 1 : 0;
+    }
+    const double E = static_cast<double>(std::max<std::size_t>(events.size(), 1));
+    std::cout << std::fixed << std::setprecision(2) << "load balancing (clock: " << b.clock
+              << "; policy " << b.policy << "; " << sim.ranks() << " ranks, " << b.slabs
+              << " slabs, w_min " << b.w_min << ", events every " << b.rebalance_every
+              << " steps)\n"
+              << "  events                          " << events.size() << "\n"
+              << "  mean imbalance                  " << 100.0 * imbalance / E
+              << " %  (max/mean - 1 of the rank times, per event)\n"
+              << "  time lost waiting for slowest   "
+              << (t.runtime > 0.0 ? 100.0 * (t.runtime - t.migration - t.mean_time) / t.runtime
+                                  : 0.0)
+              << " %  of the runtime (sum over steps of max - mean)\n"
+              << "  slabs migrated                  " << slabs << "  (" << moved
+              << " elements moved by rebalancing)\n"
+              << "  events limited by w_min         " << limited_events << "\n"
+              << std::setprecision(4) << "  runtime (" << b.clock << " clock)          "
+              << t.runtime << " s  (migration " << t.migration << " s); wall " << wall
+              << " s\n"
+              << std::defaultfloat;
+}
+
+bool check_folder_of(const std::string& path) {
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    return parent.empty() || std::filesystem::is_directory(parent);
 }
 
 } // namespace
@@ -129,67 +199,104 @@ void write_forces_csv(const std::string& path, const Elements& e, const ForceFie
     data::write_text_atomically(path, out.str());
 }
 
-int run_simulation(const SemParams& params, const RunOptions& o) {
-    // Everything that can be wrong is checked before the first file is written.
-    validate(params);
-    if (o.steps < 0)
-        throw std::invalid_argument("--steps must be >= 0");
-    if (o.report_every < 1)
-        throw std::invalid_argument("--report-every must be >= 1");
-    if (o.snapshot_every < 0)
-        throw std::invalid_argument("--snapshot-every must be >= 0");
-    if (o.snapshot_every > 0 && o.out.empty()) {
-        throw std::invalid_argument("--snapshot-every needs --out FOLDER");
-    }
+int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions& balance,
+                   const RunOptions& o, const std::string& configuration) {
+    int rank = 0, size = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    // Everything that can be wrong is checked, on every rank alike, before the
+    // first file is written.
+    data::Checkpoint restart;
+    mpi::agree(comm, [&] {
+        validate(params);
+        if (o.steps < 0)
+            throw std::invalid_argument("--steps must be >= 0");
+        if (o.report_every < 1)
+            throw std::invalid_argument("--report-every must be >= 1");
+        if (o.snapshot_every < 0)
+            throw std::invalid_argument("--snapshot-every must be >= 0");
+        if (o.checkpoint_every < 0)
+            throw std::invalid_argument("--checkpoint-every must be >= 0");
+        if (o.snapshot_every > 0 && o.out.empty())
+            throw std::invalid_argument("--snapshot-every needs --out FOLDER");
+        if (o.checkpoint_every > 0 && o.checkpoint.empty())
+            throw std::invalid_argument("--checkpoint-every needs --checkpoint FILE");
+        if (!o.dump_forces.empty() && size > 1)
+            throw std::invalid_argument("--dump-forces needs a one-rank run");
+        for (const std::string* file : {&o.run_record, &o.checkpoint, &o.dump_forces}) {
+            if (!file->empty() && !check_folder_of(*file))
+                throw std::invalid_argument(*file + ": the folder does not exist");
+        }
+        if (!o.restart.empty())
+            restart = data::read_checkpoint(o.restart);
+        if (rank == 0 && !o.out.empty()) {
+            std::error_code ec;
+            std::filesystem::create_directories(o.out, ec);
+            if (ec)
+                throw std::runtime_error(o.out + ": cannot create folder: " + ec.message());
+        }
+    });
     std::string note;
-    auto backend = make_backend(o.backend, params, &note);
-    if (!note.empty())
-        std::cout << note << "\n";
-    if (!o.out.empty()) {
-        std::error_code ec;
-        std::filesystem::create_directories(o.out, ec);
-        if (ec)
-            throw std::runtime_error(o.out + ": cannot create folder: " + ec.message());
-    }
-
-    Simulation sim(params, std::move(backend));
+    if (rank == 0 && o.backend == "auto")
+        make_backend(o.backend, params, &note);
+    SlabSimulation sim(comm, params, balance, o.backend, configuration,
+                       o.restart.empty() ? nullptr : &restart);
     const BinGrid grid(params.Lx, params.Ly, params.Lz, params.effective_bin_edge());
-    std::cout << "cellshift-sim: " << sim.backend().name() << ", domain " << params.Lx << " x "
-              << params.Ly << " x " << params.Lz << ", " << grid.nx << " x " << grid.ny << " x "
-              << grid.nz << " bins, " << sim.tissue().cells.size() << " cells, "
-              << sim.tissue().elements.size() << " elements, " << o.steps << " steps\n";
-    print_header();
-    print_interval(sim.tissue(), RunStats{}, 0.0, "initial patch");
+    TissueCensus c = global_census(comm, sim.local());
+    if (rank == 0) {
+        if (!note.empty())
+            std::cout << note << "\n";
+        std::cout << "cellshift-sim: " << size << " rank(s), " << sim.backend_name() << ", domain "
+                  << params.Lx << " x " << params.Ly << " x " << params.Lz << ", " << grid.nx
+                  << " x " << grid.ny << " x " << grid.nz << " bins, " << balance.slabs
+                  << " slabs, policy " << balance.policy << " (" << balance.clock << " clock), "
+                  << c.total_cells() << " cells, " << c.elements << " elements, " << o.steps
+                  << " steps"
+                  << (o.restart.empty() ? std::string()
+                                        : " from step " + std::to_string(sim.local().step) +
+                                              " of " + o.restart)
+                  << "\n";
+        print_header();
+        print_interval(c, sim.local().step, sim.local().time, 0, 0, 0.0,
+                       o.restart.empty() ? "initial patch" : "restarted");
+    }
 
     SnapshotSeries snapshots(o.out, params);
     if (o.snapshot_every > 0)
-        snapshots.write(sim.tissue());
-    ProgressBar bar(!o.quiet);
+        snapshots.write(sim);
+    ProgressBar bar(!o.quiet && rank == 0);
     const auto start = std::chrono::steady_clock::now();
-    RunStats total;
+    const auto due = [&](std::int64_t every) {
+        return every > 0 ? every - sim.local().step % every : o.steps;
+    };
     std::int64_t done = 0;
     while (done < o.steps) {
-        std::int64_t chunk =
-            std::min(o.report_every - sim.tissue().step % o.report_every, o.steps - done);
-        if (o.snapshot_every > 0) {
-            chunk = std::min(chunk, o.snapshot_every - sim.tissue().step % o.snapshot_every);
-        }
+        const std::int64_t chunk =
+            std::min({due(o.report_every), due(o.snapshot_every), due(o.checkpoint_every),
+                      o.steps - done});
         const auto t0 = std::chrono::steady_clock::now();
-        const RunStats s = sim.run(chunk);
+        sim.run(chunk);
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         done += chunk;
-        total.forces += s.forces;
-        total.lifecycle += s.lifecycle;
-        total.force_seconds += s.force_seconds;
-        total.steps += s.steps;
-        if (sim.tissue().step % o.report_every == 0 || done == o.steps) {
-            bar.clear();
-            print_interval(sim.tissue(), s, seconds, sim.backend().take_report());
+        const std::int64_t step = sim.local().step;
+        std::int64_t interactions = sim.take_interactions();
+        std::int64_t all_interactions = 0;
+        MPI_Reduce(&interactions, &all_interactions, 1, MPI_INT64_T, MPI_SUM, 0, comm);
+        if (step % o.report_every == 0 || done == o.steps) {
+            c = global_census(comm, sim.local());
+            if (rank == 0) {
+                bar.clear();
+                print_interval(c, step, sim.local().time, all_interactions, chunk, seconds,
+                               sim.take_backend_report());
+            }
         }
-        if (o.snapshot_every > 0 &&
-            (sim.tissue().step % o.snapshot_every == 0 || done == o.steps)) {
-            snapshots.write(sim.tissue());
+        if (o.snapshot_every > 0 && (step % o.snapshot_every == 0 || done == o.steps))
+            snapshots.write(sim);
+        if (o.checkpoint_every > 0 && step % o.checkpoint_every == 0 && done < o.steps) {
+            const data::Checkpoint k = sim.checkpoint();
+            if (rank == 0)
+                data::write_checkpoint(o.checkpoint, k);
         }
         bar.show(done, o.steps,
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
@@ -197,19 +304,33 @@ int run_simulation(const SemParams& params, const RunOptions& o) {
     bar.clear();
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::cout << "done: " << total.steps << " steps in " << std::setprecision(3) << wall << " s ("
-              << total.force_seconds << " s in forces), " << total.lifecycle.divisions
-              << " divisions, " << total.lifecycle.elements_added << " elements added, "
-              << total.lifecycle.differentiations << " cells differentiated";
-    if (snapshots.count() > 0) {
-        std::cout << "; " << snapshots.count() << " snapshots in " << o.out << "/tissue.xdmf";
+    if (!o.checkpoint.empty()) {
+        const data::Checkpoint k = sim.checkpoint();
+        if (rank == 0)
+            data::write_checkpoint(o.checkpoint, k);
     }
-    std::cout << "\n";
+    if (rank == 0) {
+        const BalanceTotals& t = sim.totals();
+        std::cout << "done: " << done << " steps in " << std::setprecision(3) << wall << " s, "
+                  << t.divisions << " divisions, " << t.elements_added << " elements added, "
+                  << t.differentiations << " cells differentiated";
+        if (snapshots.count() > 0)
+            std::cout << "; " << snapshots.count() << " snapshots in " << o.out << "/tissue.xdmf";
+        std::cout << "\n";
+        print_balance_summary(sim, wall);
+        if (!o.run_record.empty()) {
+            data::write_run_record(o.run_record, sim.run_record("cellshift-sim run"));
+            std::cout << "run record: " << o.run_record << "\n";
+        }
+        if (!o.checkpoint.empty())
+            std::cout << "checkpoint: " << o.checkpoint << " (step " << sim.local().step << ")\n";
+    }
     if (!o.dump_forces.empty()) {
+        auto backend = make_backend(o.backend, params);
         ForceField f;
-        sim.backend().compute_forces(sim.tissue().elements, f);
-        write_forces_csv(o.dump_forces, sim.tissue().elements, f);
-        std::cout << "forces of " << f.x.size() << " elements at step " << sim.tissue().step
+        backend->compute_forces(sim.local().elements, f);
+        write_forces_csv(o.dump_forces, sim.local().elements, f);
+        std::cout << "forces of " << f.x.size() << " elements at step " << sim.local().step
                   << " written to " << o.dump_forces << "\n";
     }
     return 0;

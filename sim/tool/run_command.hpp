@@ -1,10 +1,13 @@
 #pragma once
-// `cellshift-sim run`: one rank runs a tissue for N steps, printing per-interval
-// statistics, writing snapshots with their XDMF sidecar, and optionally dumping
-// per-element forces for external checks.
+// `cellshift-sim run`: P ranks (mpirun -n P) run a tissue for N steps under a
+// balancing policy, printing per-interval statistics and an end-of-run balancing
+// summary, writing snapshots (XDMF sidecar), the run record and checkpoints.
 
 #include "cellshift/sim/force_backend.hpp"
 #include "cellshift/sim/sem_params.hpp"
+#include "cellshift/sim/slab_simulation.hpp"
+
+#include <mpi.h>
 
 #include <cstdint>
 #include <string>
@@ -17,12 +20,18 @@ struct RunOptions {
     std::int64_t report_every = 500; // steps between statistics lines
     std::int64_t snapshot_every = 0; // 0: no snapshots
     std::string out;                 // folder for snapshots and tissue.xdmf
-    std::string dump_forces;         // CSV of per-element forces after the run
+    std::string dump_forces;         // CSV of per-element forces after the run (one rank)
+    std::string run_record;          // cellshift.run file of the balancing events
+    std::string checkpoint;          // checkpoint file, rewritten atomically
+    std::int64_t checkpoint_every = 0; // steps between checkpoints (0: only at the end)
+    std::string restart;             // checkpoint to continue from
     bool quiet = false;              // no progress bar
 };
 
 // Validates everything before writing anything; returns the exit code.
-int run_simulation(const SemParams& params, const RunOptions& options);
+// `configuration` is the text a checkpoint must match on restart.
+int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions& balance,
+                   const RunOptions& options, const std::string& configuration);
 
 // Writes "id,cell,x,y,z,fx,fy,fz" for every element (atomically).
 void write_forces_csv(const std::string& path, const Elements& elements, const ForceField& forces);

@@ -5,6 +5,7 @@
 //   forecast_{t+1} = max(0, level_t + trend_t)
 // The first observation sets level = w and trend = 0.
 
+#include <utility>
 #include <vector>
 
 namespace cellshift::controller {
@@ -22,6 +23,11 @@ public:
 
     const std::vector<double>& level() const { return level_; }
     const std::vector<double>& trend() const { return trend_; }
+    // Continues from a saved level and trend (both empty: nothing observed yet).
+    void restore(std::vector<double> level, std::vector<double> trend) {
+        level_ = std::move(level);
+        trend_ = std::move(trend);
+    }
 
 private:
     double a_, b_;

@@ -6,6 +6,7 @@
 #include "cellshift/controller/layout.hpp"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,11 @@ struct Observation {
                                         // for the `oracle` only; no causal policy reads it.
 };
 
+// Everything a checkpoint must keep for a policy to continue exactly where it
+// stopped: named float64 arrays (boundaries, GRU hidden states, Holt level and
+// trend, ...). Integers and float32 values are stored exactly.
+using PolicyState = std::map<std::string, std::vector<double>>;
+
 class Policy {
 public:
     virtual ~Policy() = default;
@@ -37,8 +43,20 @@ public:
     // Interior boundaries whose move w_min shortened at the last decision.
     std::int64_t last_limited() const { return limited_; }
 
+    // The policy's full state, and its restoration after reset() with the same
+    // layout; restore_state throws std::invalid_argument for a state that does not
+    // fit (missing array, wrong size, infeasible boundaries).
+    PolicyState save_state() const;
+    void restore_state(const PolicyState& state);
+
 protected:
     virtual void on_reset() {}
+    // A stateful policy adds its arrays to the state, and reads them back.
+    virtual void save_extra(PolicyState&) const {}
+    virtual void restore_extra(const PolicyState&) {}
+    // The array `name` of a state, checked to hold `size` values.
+    static const std::vector<double>& state_array(const PolicyState& state, const std::string& name,
+                                                  std::size_t size);
     // Computes the next boundaries from boundaries() and the observation; sets
     // limited_ when it used the feasible update.
     virtual Boundaries next(const Observation& observation) = 0;

@@ -22,6 +22,7 @@ struct Snapshot {
     std::vector<std::int64_t> element_id; // [N]
     std::vector<std::int64_t> cell_id;    // [N]
     std::vector<std::int64_t> cell_type;  // [N]: 0 stem, 1 transit-amplifying, 2 suprabasal
+    std::vector<std::int64_t> rank;       // [N] owning MPI rank, or empty (not written)
     std::vector<double> domain;           // [3]: Lx, Ly, Lz
     std::string source;
 };
@@ -31,6 +32,7 @@ inline constexpr const char* kSnapshotPositions = "positions";
 inline constexpr const char* kSnapshotCellId = "cell_id";
 inline constexpr const char* kSnapshotCellType = "cell_type";
 inline constexpr const char* kSnapshotElementId = "element_id";
+inline constexpr const char* kSnapshotRank = "rank";
 
 void validate(const Snapshot& snapshot, const std::string& where);
 void write_snapshot(const std::string& path, const Snapshot& snapshot);
@@ -42,6 +44,7 @@ struct XdmfFrame {
     std::string file;
     double time = 0.0;
     std::int64_t elements = 0;
+    bool has_rank = false; // the snapshot holds the owning rank of each element
 };
 
 std::string xdmf_document(const std::vector<XdmfFrame>& frames);

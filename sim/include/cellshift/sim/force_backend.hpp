@@ -45,6 +45,16 @@ public:
     // One line about the backend's own machinery (e.g. which OpenMP schedules ran
     // since the last call); empty when there is nothing to say.
     virtual std::string take_report() { return {}; }
+
+    // With MPI a rank's elements are its own plus ghosts, which are partners only:
+    // `active[i] == 0` marks a ghost, whose force the CPU backends skip (it is
+    // left zero and its pairs are not counted). nullptr: every element is active.
+    // The CUDA backends compute every element and count every pair.
+    void set_active(const std::vector<std::uint8_t>* active) { active_ = active; }
+
+protected:
+    bool is_active(std::size_t i) const { return active_ == nullptr || (*active_)[i] != 0; }
+    const std::vector<std::uint8_t>* active_ = nullptr;
 };
 
 // Registered names: cpu-allpairs, cpu-binned, cpu-verlet, cuda-allpairs,

@@ -8,6 +8,8 @@
 #include "cellshift/sim/tissue.hpp"
 
 #include <cstdint>
+#include <functional>
+#include <vector>
 
 namespace cellshift::sim {
 
@@ -27,10 +29,27 @@ struct LifecycleEvents {
 // of the domain along x so that the tissue spreads and the workload moves).
 Tissue make_basal_patch(const SemParams& params);
 
+// Daughter ids: the dividing cells of the whole tissue, in id order, take the
+// ids next_cell_id, next_cell_id + 1, ... two each. With one process the tissue
+// is the whole tissue; with MPI each rank holds only its cells, so the caller
+// supplies the global numbering. Given this process's dividing cell ids (sorted),
+// it returns the first daughter id of each and the global number of divisions.
+struct DaughterIds {
+    std::vector<std::int64_t> first; // per local dividing cell
+    std::int64_t total_divisions = 0;
+};
+using DaughterNumbering =
+    std::function<DaughterIds(const std::vector<std::int64_t>& dividing, std::int64_t next_cell_id)>;
+
+// The one-process numbering: next_cell_id + 2 k for the k-th dividing cell.
+DaughterIds number_daughters_locally(const std::vector<std::int64_t>& dividing,
+                                     std::int64_t next_cell_id);
+
 // One lifecycle update covering `elapsed` time: growth, then divisions, then
 // differentiation of cells that lost the membrane. Keeps the Tissue invariants
 // (elements sorted by id, cells sorted by id, element counts per cell).
-LifecycleEvents update_lifecycle(Tissue& tissue, const SemParams& params, double elapsed);
+LifecycleEvents update_lifecycle(Tissue& tissue, const SemParams& params, double elapsed,
+                                 const DaughterNumbering& numbering = number_daughters_locally);
 
 // A cell's cycle time, drawn once at birth from its id.
 double draw_cycle_time(const SemParams& params, std::int64_t cell_id);

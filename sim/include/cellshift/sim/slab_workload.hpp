@@ -24,6 +24,13 @@ std::vector<double> cell_workload_per_slab(const Tissue& tissue, const SemParams
 std::vector<double> interaction_estimate_per_slab(const Tissue& tissue, const SemParams& params,
                                                   std::int64_t slabs);
 
+// The same over an explicit element set, counting only elements with
+// counted[i] != 0 as workers while every element counts as a partner (with MPI:
+// a rank's own elements among its ghosts).
+std::vector<double> interaction_estimate_per_slab(const Elements& elements,
+                                                  const std::vector<std::uint8_t>& counted,
+                                                  const SemParams& params, std::int64_t slabs);
+
 // The workload-aware initial partition: contiguous slabs split into equal shares
 // of cell_workload_per_slab, every rank keeping >= w_min slabs.
 controller::Boundaries initial_partition(const Tissue& tissue, const SemParams& params,

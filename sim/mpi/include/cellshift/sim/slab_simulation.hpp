@@ -1,0 +1,128 @@
+#pragma once
+// The multi-rank SEM simulation (issue 6, DESIGN sections 3 and 5): every rank
+// owns the cells whose centroid lies in its contiguous run of slabs, receives
+// ghosts from its two neighbours every step (non-blocking point-to-point), and
+// at every rebalancing event sends its time to rank 0, where a registry policy
+// chooses new boundaries that are broadcast; cells then migrate to their new
+// owners. With a CPU backend that gathers in canonical order (cpu-binned,
+// cpu-allpairs) the trajectory is bitwise that of one rank.
+
+#include "cellshift/controller/policy.hpp"
+#include "cellshift/data/checkpoint.hpp"
+#include "cellshift/sim/collective_error.hpp"
+#include "cellshift/data/run_record.hpp"
+#include "cellshift/sim/cost_model.hpp"
+#include "cellshift/sim/element_parcel.hpp"
+#include "cellshift/sim/force_backend.hpp"
+#include "cellshift/sim/lifecycle.hpp"
+#include "cellshift/sim/sem_params.hpp"
+#include "cellshift/sim/tissue.hpp"
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cellshift::sim {
+
+struct BalanceOptions {
+    std::int64_t slabs = 48;           // S: slabs along x (the balancer's slices)
+    std::int64_t w_min = 2;            // minimum slabs per rank
+    std::int64_t rebalance_every = 100; // steps between rebalancing events (0: never)
+    std::string policy = "static";     // registry name
+    std::string controller_file;       // for rnn
+    std::string clock = "model";       // model | measured
+    CostModel cost;
+};
+
+// One rebalancing event, as the run record stores it.
+struct BalanceEvent {
+    std::int64_t step = 0;
+    std::vector<double> rank_time;         // [P] of the interval that just ended
+    std::vector<std::int64_t> boundaries;  // [P+1] that governed it
+    std::vector<std::int64_t> elements;    // [P] owned at its end
+    double imbalance = 0.0;                // max/mean - 1 of rank_time
+    std::int64_t migrated_slices = 0;      // moved by this event's decision
+    std::int64_t migrated_elements = 0;    // elements that changed owner because of it
+    std::int64_t limited = 0;              // boundaries whose move w_min shortened
+};
+
+// Sums over the run so far (rank 0's view).
+struct BalanceTotals {
+    double runtime = 0.0;   // sum over steps of the slowest rank's time, plus migration
+    double mean_time = 0.0; // sum over steps of the mean rank time
+    double migration = 0.0; // of runtime: migration cost (model clock)
+    std::int64_t steps = 0;
+    std::int64_t ghosts = 0;      // ghost elements received, summed over steps and ranks
+    std::int64_t divisions = 0;   // of the whole tissue
+    std::int64_t elements_added = 0;
+    std::int64_t differentiations = 0;
+    std::int64_t interactions = 0; // pair interactions, whole tissue
+};
+
+class SlabSimulation {
+public:
+    // Collective. Starts from the basal patch (every rank builds it and keeps its
+    // own cells) or, with `restart`, from a checkpoint written by a run with the
+    // same configuration and rank count. Throws std::invalid_argument with one
+    // line, on every rank alike, for an invalid setup.
+    SlabSimulation(MPI_Comm comm, SemParams params, BalanceOptions balance,
+                   const std::string& backend, std::string configuration,
+                   const data::Checkpoint* restart = nullptr);
+    ~SlabSimulation();
+
+    // Collective: advances `steps` steps (lifecycle and rebalancing included).
+    void run(std::int64_t steps);
+
+    // Collective: the whole tissue and each cell's owner on rank 0 (empty elsewhere).
+    Tissue gather(std::vector<int>* owners) const;
+    // Collective: the checkpoint of the current state (complete on rank 0).
+    data::Checkpoint checkpoint() const;
+    // Rank 0: the run record of every event so far.
+    data::RunRecord run_record(const std::string& source) const;
+
+    int rank() const { return rank_; }
+    int ranks() const { return size_; }
+    const Tissue& local() const { return tissue_; }
+    const SemParams& params() const { return params_; }
+    const BalanceOptions& balance() const { return balance_; }
+    const controller::Boundaries& boundaries() const { return boundaries_; }
+    const std::vector<BalanceEvent>& events() const { return events_; } // rank 0
+    const BalanceTotals& totals() const { return totals_; }             // rank 0
+    std::string backend_name() const { return backend_->name(); }
+    std::string take_backend_report() { return backend_->take_report(); }
+    // Interactions computed by this rank since the last call (for progress lines).
+    std::int64_t take_interactions();
+
+private:
+    void step_once();
+    void lifecycle();
+    void rebalance();
+    // Moves every cell to the owner of its centroid's slab; returns the elements
+    // this rank sent plus received.
+    std::int64_t migrate();
+    DaughterIds number_daughters(const std::vector<std::int64_t>& dividing,
+                                 std::int64_t next_cell_id) const;
+
+    MPI_Comm comm_;
+    int rank_ = 0, size_ = 1;
+    SemParams params_;
+    BalanceOptions balance_;
+    std::string configuration_;
+    std::unique_ptr<ForceBackend> backend_;
+    std::unique_ptr<controller::Policy> policy_; // used on rank 0
+    Tissue tissue_;                              // this rank's cells and their elements
+    controller::Boundaries boundaries_;
+    LocalView view_;
+    ForceField forces_;
+    double interval_time_ = 0.0;       // this rank's time since the last event
+    std::vector<double> growth_events_; // [S] divisions since the last event (this rank's)
+    std::int64_t interactions_since_report_ = 0;
+    std::vector<BalanceEvent> events_;
+    BalanceTotals totals_;
+};
+
+} // namespace cellshift::sim
