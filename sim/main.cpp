@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
     const char* lb = "Load balancing (DESIGN section 3)";
     run->add_option("--slabs", balance.slabs,
                     "S: slabs along x, the balancer's slices; Lx / S must be a whole number of "
-                    "bins")
+                    "bins (0: one slab per bin column)")
         ->capture_default_str()
         ->group(lb);
     run->add_option("--w-min", balance.w_min, "minimum slabs per rank")

@@ -229,6 +229,14 @@ int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions&
         }
         if (!o.restart.empty())
             restart = data::read_checkpoint(o.restart);
+    });
+    SlabSimulation sim(comm, params, balance, o.backend, configuration,
+                       o.restart.empty() ? nullptr : &restart);
+    std::string note; // which backend `auto` picked, and why
+    if (rank == 0 && o.backend == "auto")
+        make_backend(o.backend, params, &note);
+    // Only a valid setup creates the output folder.
+    mpi::agree(comm, [&] {
         if (rank == 0 && !o.out.empty()) {
             std::error_code ec;
             std::filesystem::create_directories(o.out, ec);
@@ -236,11 +244,6 @@ int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions&
                 throw std::runtime_error(o.out + ": cannot create folder: " + ec.message());
         }
     });
-    std::string note;
-    if (rank == 0 && o.backend == "auto")
-        make_backend(o.backend, params, &note);
-    SlabSimulation sim(comm, params, balance, o.backend, configuration,
-                       o.restart.empty() ? nullptr : &restart);
     const BinGrid grid(params.Lx, params.Ly, params.Lz, params.effective_bin_edge());
     TissueCensus c = global_census(comm, sim.local());
     if (rank == 0) {
@@ -248,7 +251,7 @@ int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions&
             std::cout << note << "\n";
         std::cout << "cellshift-sim: " << size << " rank(s), " << sim.backend_name() << ", domain "
                   << params.Lx << " x " << params.Ly << " x " << params.Lz << ", " << grid.nx
-                  << " x " << grid.ny << " x " << grid.nz << " bins, " << balance.slabs
+                  << " x " << grid.ny << " x " << grid.nz << " bins, " << sim.balance().slabs
                   << " slabs, policy " << balance.policy << " (" << balance.clock << " clock), "
                   << c.total_cells() << " cells, " << c.elements << " elements, " << o.steps
                   << " steps"

@@ -86,9 +86,14 @@ SlabSimulation::SlabSimulation(MPI_Comm comm, SemParams params, BalanceOptions b
       configuration_(std::move(configuration)) {
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
+    if (balance_.slabs == 0 && params_.effective_bin_edge() > 0.0)
+        balance_.slabs = static_cast<std::int64_t>(
+            std::floor(params_.Lx / params_.effective_bin_edge() + 1e-9));
     const controller::Layout layout = layout_of(balance_, size_);
     mpi::agree(comm_, [&] {
         validate(params_);
+        if (balance_.slabs < 0)
+            throw std::invalid_argument("--slabs must be >= 0 (0: one per bin column)");
         validate_slabs(params_, balance_.slabs);
         if (balance_.w_min < 1)
             throw std::invalid_argument("--w-min must be >= 1");

@@ -29,7 +29,8 @@
 namespace cellshift::sim {
 
 struct BalanceOptions {
-    std::int64_t slabs = 48;           // S: slabs along x (the balancer's slices)
+    std::int64_t slabs = 0;            // S: slabs along x (the balancer's slices);
+                                       // 0: one per bin column, Lx / bin edge
     std::int64_t w_min = 2;            // minimum slabs per rank
     std::int64_t rebalance_every = 100; // steps between rebalancing events (0: never)
     std::string policy = "static";     // registry name
