@@ -7,6 +7,7 @@
 #include "cellshift/data/trace.hpp"
 #include "cellshift/eval/comparison.hpp"
 #include "cellshift/eval/inspect.hpp"
+#include "cellshift/eval/sim_runs.hpp"
 #include "cellshift/eval/sweep.hpp"
 #include "cellshift/eval/tables.hpp"
 #include "cellshift/scenarios/seeds.hpp"
@@ -341,6 +342,19 @@ int main(int argc, char** argv) {
                    "print a one-line summary of each; exits non-zero on the first bad file");
     inspect->add_option("files", inspect_files, "files to check")->required();
 
+    std::vector<std::string> run_files;
+    std::string runs_baseline = "static";
+    std::string runs_out;
+    auto* runs = app.add_subcommand(
+        "runs", "compare simulator run records (cellshift-sim run --run-record) of one tissue "
+                "under several policies: mean imbalance, runtime vs the baseline on the model "
+                "clock, measured runtime, migrated slabs");
+    runs->add_option("files", run_files, "run records to compare, one row each")->required();
+    runs->add_option("--baseline", runs_baseline,
+                     "policy whose model-clock run the runtimes are compared with")
+        ->capture_default_str();
+    runs->add_option("--out", runs_out, "also write runs.md and runs.csv to this folder");
+
     std::string csv_in;
     std::string h5_out;
     std::string source;
@@ -477,6 +491,18 @@ int main(int argc, char** argv) {
         }
         if (policies->parsed()) {
             return list_policies();
+        }
+        if (runs->parsed()) {
+            const auto rows = eval::compare_sim_runs(run_files, runs_baseline);
+            const std::string table = eval::sim_runs_table(rows, runs_baseline);
+            std::cout << table;
+            if (!runs_out.empty()) {
+                std::filesystem::create_directories(runs_out);
+                data::write_text_atomically(runs_out + "/runs.md", table);
+                data::write_text_atomically(runs_out + "/runs.csv", eval::sim_runs_csv(rows));
+                std::cout << "wrote " << runs_out << "/runs.md and runs.csv\n";
+            }
+            return 0;
         }
         if (inspect->parsed()) {
             for (const auto& file : inspect_files) {

@@ -9,6 +9,7 @@
 #include "cellshift/sim/collective_error.hpp"
 #include "cellshift/sim/force_backend.hpp"
 #include "cellshift/version.hpp"
+#include "tool/calibrate_command.hpp"
 #include "tool/lattice_command.hpp"
 #include "tool/run_command.hpp"
 #include "tool/sem_options.hpp"
@@ -207,6 +208,19 @@ int main(int argc, char** argv) {
     lattice_cmd->add_option("--lammps-data", lattice.lammps_data,
                             "LAMMPS data file (atom_style atomic)");
 
+    cellshift::sim::tool::CalibrateOptions calibration;
+    cellshift::sim::SemParams calibration_params;
+    CLI::App* calibrate_cmd = app.add_subcommand(
+        "calibrate", "measure the model clock's constants (seconds per pair interaction, "
+                     "element, ghost and migrated element) on this machine, one process");
+    calibrate_cmd->add_option("--backend", calibration.backend, "force backend to time")
+        ->capture_default_str();
+    calibrate_cmd->add_option("--steps", calibration.steps, "timed steps per tissue")
+        ->capture_default_str();
+    calibrate_cmd->add_option("--repeats", calibration.repeats,
+                              "timed runs per tissue (the median counts)")
+        ->capture_default_str();
+
     int code = cellshift::data::run_tool<CLI::ParseError>(
         "cellshift-sim", app, argc, argv,
         [&] {
@@ -239,6 +253,9 @@ int main(int argc, char** argv) {
                 cellshift::data::write_text_atomically(config_out, "[run]\n" + text);
                 std::cout << "wrote " << config_out << "\n";
                 return 0;
+            }
+            if (app.got_subcommand("calibrate")) {
+                return cellshift::sim::tool::calibrate(calibration_params, calibration);
             }
             if (app.got_subcommand("lattice-forces")) {
                 return cellshift::sim::tool::lattice_forces(lattice);

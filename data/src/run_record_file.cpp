@@ -5,6 +5,7 @@
 #include "hdf5_io.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace cellshift::data {
 
@@ -79,6 +80,22 @@ RunRecord read_run_record(const std::string& path) {
     r.w_min = in.int_attribute("/", "w_min");
     r.configuration = in.string_attribute("/", "configuration");
     r.source = in.string_attribute("/", "source");
+    if (in.has_object("totals")) {
+        RunTotals t;
+        t.steps = in.int_attribute("totals", "steps");
+        t.model_runtime = in.double_attribute("totals", "model_runtime");
+        t.model_migration = in.double_attribute("totals", "model_migration");
+        t.model_mean = in.double_attribute("totals", "model_mean");
+        t.measured_runtime = in.double_attribute("totals", "measured_runtime");
+        t.wall_seconds = in.double_attribute("totals", "wall_seconds");
+        t.ghosts = in.int_attribute("totals", "ghosts");
+        for (double v : {t.model_runtime, t.model_migration, t.model_mean, t.measured_runtime,
+                         t.wall_seconds}) {
+            if (!std::isfinite(v) || v < 0.0)
+                in.fail("totals must be finite and >= 0");
+        }
+        r.totals = t;
+    }
     std::int64_t ranks = in.int_attribute("/", "ranks");
     if (ranks != static_cast<std::int64_t>(r.ranks())) {
         in.fail("attribute ranks = " + std::to_string(ranks) +
@@ -104,6 +121,17 @@ void write_run_record(const std::string& path, const RunRecord& r) {
         out.vector("imbalance", r.imbalance);
         if (r.elements) {
             out.int_matrix("elements", *r.elements);
+        }
+        if (r.totals) {
+            const RunTotals& t = *r.totals;
+            out.group("totals");
+            out.attribute("totals", "steps", t.steps);
+            out.attribute("totals", "model_runtime", t.model_runtime);
+            out.attribute("totals", "model_migration", t.model_migration);
+            out.attribute("totals", "model_mean", t.model_mean);
+            out.attribute("totals", "measured_runtime", t.measured_runtime);
+            out.attribute("totals", "wall_seconds", t.wall_seconds);
+            out.attribute("totals", "ghosts", t.ghosts);
         }
     });
 }

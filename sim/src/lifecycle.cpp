@@ -65,12 +65,13 @@ Membership group_by_cell(const Tissue& t) {
     return m;
 }
 
-Cell newborn(const SemParams& p, std::int64_t id, CellType type, std::int32_t generation) {
+Cell newborn(const SemParams& p, std::int64_t id, CellType type, std::int32_t generation,
+             double x_birth) {
     Cell c;
     c.id = id;
     c.type = type;
     c.generation = generation;
-    c.cycle_time = draw_cycle_time(p, id);
+    c.cycle_time = draw_cycle_time(p, id, x_birth);
     return c;
 }
 
@@ -138,16 +139,17 @@ std::pair<Cell, Cell> divide(Tissue& t, const SemParams& p, const Cell& parent,
     Cell lower, upper;
     if (parent.type == CellType::stem) {
         const bool asymmetric = uniform(p, parent.id, t.step, kDaughterFate) < p.p_asymmetric;
-        lower = newborn(p, first_id, CellType::stem, 0);
+        lower = newborn(p, first_id, CellType::stem, 0, cx);
         upper =
             newborn(p, first_id + 1,
-                    asymmetric ? CellType::transit_amplifying : CellType::stem, asymmetric ? 1 : 0);
+                    asymmetric ? CellType::transit_amplifying : CellType::stem, asymmetric ? 1 : 0,
+                    cx);
     } else {
         const std::int32_t g = parent.generation + 1;
         const CellType type =
             g > p.ta_generations ? CellType::suprabasal : CellType::transit_amplifying;
-        lower = newborn(p, first_id, type, g);
-        upper = newborn(p, first_id + 1, type, g);
+        lower = newborn(p, first_id, type, g, cx);
+        upper = newborn(p, first_id + 1, type, g, cx);
     }
     for (const auto& [projection, k] : side) {
         Cell& d = projection < 0.0 ? lower : upper;
@@ -168,9 +170,10 @@ DaughterIds number_daughters_locally(const std::vector<std::int64_t>& dividing,
     return ids;
 }
 
-double draw_cycle_time(const SemParams& p, std::int64_t cell_id) {
+double draw_cycle_time(const SemParams& p, std::int64_t cell_id, double x_birth) {
     const double u = uniform(p, cell_id, 0, kCycleTime);
-    return p.cycle_time * (1.0 + p.growth_jitter * (2.0 * u - 1.0));
+    const double speedup = 1.0 + p.growth_gradient * (1.0 - 2.0 * x_birth / p.Lx);
+    return p.cycle_time * (1.0 + p.growth_jitter * (2.0 * u - 1.0)) / speedup;
 }
 
 Tissue make_basal_patch(const SemParams& p) {
@@ -182,7 +185,7 @@ Tissue make_basal_patch(const SemParams& p) {
     const double cz = std::min(radius + 0.3, 0.5 * p.Lz);
     for (double cx = 0.5 * s; cx <= x_end - 0.5 * s + 1e-9 && cx <= p.Lx; cx += s) {
         for (double cy = 0.5 * s; cy <= p.Ly - 0.5 * s + 1e-9; cy += s) {
-            Cell c = newborn(p, t.next_cell_id++, CellType::stem, 0);
+            Cell c = newborn(p, t.next_cell_id++, CellType::stem, 0, cx);
             // Desynchronised start: a random age, with the elements grown so far.
             c.age = 0.9 * c.cycle_time * uniform(p, c.id, 0, kInitialAge);
             const int grown =

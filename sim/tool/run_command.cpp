@@ -168,16 +168,16 @@ void print_balance_summary(const SlabSimulation& sim, double wall) {
               << "  events                          " << events.size() << "\n"
               << "  mean imbalance                  " << 100.0 * imbalance / E
               << " %  (max/mean - 1 of the rank times, per event)\n"
-              << "  time lost waiting for slowest   "
-              << (t.runtime > 0.0 ? 100.0 * (t.runtime - t.migration - t.mean_time) / t.runtime
-                                  : 0.0)
+              << "  time lost waiting for slowest   " << 100.0 * t.of(b.clock).waiting_fraction()
               << " %  of the runtime (sum over steps of max - mean)\n"
               << "  slabs migrated                  " << slabs << "  (" << moved
               << " elements moved by rebalancing)\n"
               << "  events limited by w_min         " << limited_events << "\n"
-              << std::setprecision(4) << "  runtime (" << b.clock << " clock)          "
-              << t.runtime << " s  (migration " << t.migration << " s); wall " << wall
-              << " s\n"
+              << std::setprecision(4) << "  runtime, model clock            " << t.model.runtime
+              << " s  (migration " << t.model.migration << " s, perfect balance " << t.model.mean
+              << " s)\n"
+              << "  runtime, measured clock         " << t.measured.runtime
+              << " s  (slowest rank's busy time per step; wall " << wall << " s)\n"
               << std::defaultfloat;
 }
 
@@ -322,7 +322,7 @@ int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions&
         std::cout << "\n";
         print_balance_summary(sim, wall);
         if (!o.run_record.empty()) {
-            data::write_run_record(o.run_record, sim.run_record("cellshift-sim run"));
+            data::write_run_record(o.run_record, sim.run_record("cellshift-sim run", wall));
             std::cout << "run record: " << o.run_record << "\n";
         }
         if (!o.checkpoint.empty())

@@ -77,6 +77,10 @@ inline void add_model_options(CLI::App& app, SemParams& p) {
     add("cycle-time", p.cycle_time, "growth time from newborn to division size [drag times]", life);
     add("growth-jitter", p.growth_jitter, "relative spread of each cell's cycle time, in [0, 1)",
         life);
+    add("growth-gradient", p.growth_gradient,
+        "lateral proliferation gradient g in [0, 1): cells born at x divide (1 + g (1 - 2x/Lx)) "
+        "times faster, so the workload drifts along x",
+        life);
     add("p-plane-parallel", p.p_plane_parallel,
         "probability that the division plane is parallel to the membrane (daughters stacked)",
         life);

@@ -190,7 +190,7 @@ TEST_CASE("a run restarted from its checkpoint continues exactly") {
                               same_bits(a[k].rank_time, b[k].rank_time) &&
                               a[k].migrated_elements == b[k].migrated_elements;
             }
-            same_events = same_events && straight.totals().runtime == second.totals().runtime;
+            same_events = same_events && straight.totals().model.runtime == second.totals().model.runtime;
         }
         CHECK(on_every_rank(same));
         CHECK(on_every_rank(same_events));

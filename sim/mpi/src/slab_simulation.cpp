@@ -159,16 +159,15 @@ SlabSimulation::SlabSimulation(MPI_Comm comm, SemParams params, BalanceOptions b
             state_of(c.balancer_state, "interval_time", static_cast<std::size_t>(size_))[rank_];
         if (rank_ == 0) {
             growth_events_ = state_of(c.balancer_state, "growth_events", growth_events_.size());
-            const auto& t = state_of(c.balancer_state, "totals", 9);
-            totals_ = {t[0],
-                       t[1],
-                       t[2],
-                       static_cast<std::int64_t>(t[3]),
-                       static_cast<std::int64_t>(t[4]),
-                       static_cast<std::int64_t>(t[5]),
-                       static_cast<std::int64_t>(t[6]),
-                       static_cast<std::int64_t>(t[7]),
-                       static_cast<std::int64_t>(t[8])};
+            const auto& t = state_of(c.balancer_state, "totals", 12);
+            totals_.model = {t[0], t[1], t[2]};
+            totals_.measured = {t[3], t[4], t[5]};
+            totals_.steps = static_cast<std::int64_t>(t[6]);
+            totals_.ghosts = static_cast<std::int64_t>(t[7]);
+            totals_.divisions = static_cast<std::int64_t>(t[8]);
+            totals_.elements_added = static_cast<std::int64_t>(t[9]);
+            totals_.differentiations = static_cast<std::int64_t>(t[10]);
+            totals_.interactions = static_cast<std::int64_t>(t[11]);
             const auto& steps = c.balancer_state.count("history/step")
                                     ? c.balancer_state.at("history/step")
                                     : std::vector<double>{};
@@ -265,27 +264,30 @@ void SlabSimulation::step_once() {
     }
     busy += seconds_since(t1);
 
-    const double cost =
-        balance_.clock == "model"
-            ? balance_.cost.step_seconds(stats.interactions, static_cast<std::int64_t>(own.size()),
-                                         static_cast<std::int64_t>(ghosts.size()))
-            : busy;
-    interval_time_ += cost;
+    const double modelled = balance_.cost.step_seconds(
+        stats.interactions, static_cast<std::int64_t>(own.size()),
+        static_cast<std::int64_t>(ghosts.size()));
+    interval_time_ += balance_.clock == "model" ? modelled : busy;
     interactions_since_report_ += stats.interactions;
-    // Every rank's cost of this step: the slowest sets the pace.
-    const double local[3] = {cost, static_cast<double>(ghosts.size()),
-                             static_cast<double>(stats.interactions)};
-    std::vector<double> costs(3 * P);
-    MPI_Allgather(local, 3, MPI_DOUBLE, costs.data(), 3, MPI_DOUBLE, comm_);
-    double slowest = 0.0, sum = 0.0;
+    // Every rank's cost of this step under both clocks: the slowest sets the pace.
+    constexpr std::size_t kFields = 4;
+    const double local[kFields] = {modelled, busy, static_cast<double>(ghosts.size()),
+                                   static_cast<double>(stats.interactions)};
+    std::vector<double> costs(kFields * P);
+    MPI_Allgather(local, kFields, MPI_DOUBLE, costs.data(), kFields, MPI_DOUBLE, comm_);
+    double slowest[2] = {0.0, 0.0}, sum[2] = {0.0, 0.0};
     for (std::size_t p = 0; p < P; ++p) {
-        slowest = std::max(slowest, costs[3 * p]);
-        sum += costs[3 * p];
-        totals_.ghosts += static_cast<std::int64_t>(costs[3 * p + 1]);
-        totals_.interactions += static_cast<std::int64_t>(costs[3 * p + 2]);
+        for (std::size_t c = 0; c < 2; ++c) {
+            slowest[c] = std::max(slowest[c], costs[kFields * p + c]);
+            sum[c] += costs[kFields * p + c];
+        }
+        totals_.ghosts += static_cast<std::int64_t>(costs[kFields * p + 2]);
+        totals_.interactions += static_cast<std::int64_t>(costs[kFields * p + 3]);
     }
-    totals_.runtime += slowest;
-    totals_.mean_time += sum / static_cast<double>(P);
+    totals_.model.runtime += slowest[0];
+    totals_.model.mean += sum[0] / static_cast<double>(P);
+    totals_.measured.runtime += slowest[1];
+    totals_.measured.mean += sum[1] / static_cast<double>(P);
     ++totals_.steps;
 
     tissue_.step += 1;
@@ -344,14 +346,14 @@ std::int64_t SlabSimulation::migrate() {
     unpack_cells(tissue_, in.data(), in.size());
     const auto moved = static_cast<std::int64_t>((before - kept) + (tissue_.elements.size() - kept));
     // The slowest rank's migration holds everyone up.
-    const double local =
-        balance_.clock == "model"
-            ? balance_.cost.per_migrated_element * static_cast<double>(moved)
-            : seconds_since(t0);
-    double slowest = 0.0;
-    MPI_Allreduce(&local, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm_);
-    totals_.runtime += slowest;
-    totals_.migration += slowest;
+    const double local[2] = {balance_.cost.per_migrated_element * static_cast<double>(moved),
+                             seconds_since(t0)};
+    double slowest[2] = {0.0, 0.0};
+    MPI_Allreduce(local, slowest, 2, MPI_DOUBLE, MPI_MAX, comm_);
+    totals_.model.runtime += slowest[0];
+    totals_.model.migration += slowest[0];
+    totals_.measured.runtime += slowest[1];
+    totals_.measured.migration += slowest[1];
     return moved;
 }
 
@@ -492,9 +494,12 @@ data::Checkpoint SlabSimulation::checkpoint() const {
     b["interval_time"] = interval;
     b["growth_events"] = growth;
     const BalanceTotals& t = totals_;
-    b["totals"] = {t.runtime,
-                   t.mean_time,
-                   t.migration,
+    b["totals"] = {t.model.runtime,
+                   t.model.mean,
+                   t.model.migration,
+                   t.measured.runtime,
+                   t.measured.mean,
+                   t.measured.migration,
                    static_cast<double>(t.steps),
                    static_cast<double>(t.ghosts),
                    static_cast<double>(t.divisions),
@@ -518,7 +523,7 @@ data::Checkpoint SlabSimulation::checkpoint() const {
     return c;
 }
 
-data::RunRecord SlabSimulation::run_record(const std::string& source) const {
+data::RunRecord SlabSimulation::run_record(const std::string& source, double wall) const {
     data::RunRecord r;
     const std::size_t E = events_.size();
     const auto P = static_cast<std::size_t>(size_);
@@ -543,6 +548,15 @@ data::RunRecord SlabSimulation::run_record(const std::string& source) const {
     r.w_min = balance_.w_min;
     r.configuration = configuration_;
     r.source = source;
+    data::RunTotals t;
+    t.steps = totals_.steps;
+    t.model_runtime = totals_.model.runtime;
+    t.model_migration = totals_.model.migration;
+    t.model_mean = totals_.model.mean;
+    t.measured_runtime = totals_.measured.runtime;
+    t.wall_seconds = wall;
+    t.ghosts = totals_.ghosts;
+    r.totals = t;
     return r;
 }
 

@@ -23,6 +23,18 @@ inline const std::vector<std::string>& known_clocks() {
     return clocks;
 }
 
+// A simulator run's totals under both clocks (the evaluator has none). Runtime =
+// sum over steps of the slowest rank's time, plus migration.
+struct RunTotals {
+    std::int64_t steps = 0;
+    double model_runtime = 0.0;    // model clock [s]
+    double model_migration = 0.0;  // of which migration [s]
+    double model_mean = 0.0;       // sum over steps of the mean rank time (perfect balance) [s]
+    double measured_runtime = 0.0; // steady clock around each rank's compute [s]
+    double wall_seconds = 0.0;     // the run's wall time [s]
+    std::int64_t ghosts = 0;       // ghost elements received, summed over steps and ranks
+};
+
 struct RunRecord {
     Matrix rank_time;                          // [E, P], finite, >= 0
     IntMatrix boundaries;                      // [E, P+1], b_0 = 0, b_P = slices
@@ -36,6 +48,7 @@ struct RunRecord {
     std::int64_t w_min = 1;                    // minimum slices per rank
     std::string configuration;                 // the run's configuration, as text
     std::string source;                        // free text: tool, scenario, trace file
+    std::optional<RunTotals> totals;           // simulator runs only (group "totals")
 
     std::size_t events() const { return rank_time.rows; }
     std::size_t ranks() const { return rank_time.cols; }

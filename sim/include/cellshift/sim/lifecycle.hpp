@@ -51,7 +51,8 @@ DaughterIds number_daughters_locally(const std::vector<std::int64_t>& dividing,
 LifecycleEvents update_lifecycle(Tissue& tissue, const SemParams& params, double elapsed,
                                  const DaughterNumbering& numbering = number_daughters_locally);
 
-// A cell's cycle time, drawn once at birth from its id.
-double draw_cycle_time(const SemParams& params, std::int64_t cell_id);
+// A cell's cycle time, drawn once at birth from its id and birth position x
+// (the parent's centroid; see SemParams::growth_gradient).
+double draw_cycle_time(const SemParams& params, std::int64_t cell_id, double x_birth);
 
 } // namespace cellshift::sim

@@ -55,6 +55,10 @@ struct SemParams {
     int elements_division = 32;    // a cell with this many elements divides
     double cycle_time = 20.0;      // growth from newborn to division size (time units)
     double growth_jitter = 0.25;   // relative spread of each cell's cycle time
+    // Lateral proliferation gradient g in [0, 1): a cell born at x divides
+    // (1 + g (1 - 2 x / Lx)) times faster, so the workload drifts along x (a
+    // wound edge or a proliferative niche); 0 = uniform.
+    double growth_gradient = 0.0;
     double p_plane_parallel = 0.2; // division plane parallel to the membrane (stratifying)
     double p_asymmetric = 0.5;     // a stem division yields one stem and one TA daughter
     int ta_generations = 3;        // TA divisions before their daughters differentiate

@@ -51,17 +51,30 @@ struct BalanceEvent {
     std::int64_t limited = 0;              // boundaries whose move w_min shortened
 };
 
-// Sums over the run so far (rank 0's view).
+// Sums over the run so far (rank 0's view), under both clocks whichever one the
+// policy sees: runtime = sum over steps of the slowest rank's time plus
+// migration; mean = sum over steps of the mean rank time (perfect balance).
+struct ClockTotals {
+    double runtime = 0.0;
+    double mean = 0.0;
+    double migration = 0.0; // of runtime
+    // Share of the runtime spent waiting for the slowest rank.
+    double waiting_fraction() const {
+        return runtime > 0.0 ? (runtime - migration - mean) / runtime : 0.0;
+    }
+};
+
 struct BalanceTotals {
-    double runtime = 0.0;   // sum over steps of the slowest rank's time, plus migration
-    double mean_time = 0.0; // sum over steps of the mean rank time
-    double migration = 0.0; // of runtime: migration cost (model clock)
+    ClockTotals model, measured;
     std::int64_t steps = 0;
     std::int64_t ghosts = 0;      // ghost elements received, summed over steps and ranks
     std::int64_t divisions = 0;   // of the whole tissue
     std::int64_t elements_added = 0;
     std::int64_t differentiations = 0;
     std::int64_t interactions = 0; // pair interactions, whole tissue
+    const ClockTotals& of(const std::string& clock) const {
+        return clock == "model" ? model : measured;
+    }
 };
 
 class SlabSimulation {
@@ -82,8 +95,8 @@ public:
     Tissue gather(std::vector<int>* owners) const;
     // Collective: the checkpoint of the current state (complete on rank 0).
     data::Checkpoint checkpoint() const;
-    // Rank 0: the run record of every event so far.
-    data::RunRecord run_record(const std::string& source) const;
+    // Rank 0: the run record of every event so far, with the totals.
+    data::RunRecord run_record(const std::string& source, double wall_seconds) const;
 
     int rank() const { return rank_; }
     int ranks() const { return size_; }

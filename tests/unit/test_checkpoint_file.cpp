@@ -1,0 +1,166 @@
+// Simulator checkpoints: exact round trip, the writer's and the reader's checks,
+// and policy state that survives a checkpoint.
+
+#include "../support/expect_error.hpp"
+#include "../support/hdf5_edit.hpp"
+#include "../support/temp_dir.hpp"
+#include "cellshift/controller/registry.hpp"
+#include "cellshift/data/checkpoint.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+using namespace cellshift;
+using cellshift::test::TempDir;
+
+namespace {
+
+// Three cells (ids 1, 4, 7) with 2, 1 and 3 elements, owned by ranks 0, 1, 1.
+data::Checkpoint sample_checkpoint() {
+    data::Checkpoint c;
+    c.step = 120;
+    c.time = 1.2;
+    c.next_cell_id = 8;
+    c.positions = data::Matrix(6, 3);
+    for (std::size_t i = 0; i < 18; ++i)
+        c.positions.values[i] = 0.1 * static_cast<double>(i) + 1.0 / 3.0;
+    c.element_id = {1 << 20, (1 << 20) + 1, 4 << 20, 7 << 20, (7 << 20) + 1, (7 << 20) + 5};
+    c.element_cell = {1, 1, 4, 7, 7, 7};
+    c.element_adhesive = {1, 1, 0, 1, 1, 1};
+    c.cell_id = {1, 4, 7};
+    c.cell_type = {0, 2, 1};
+    c.cell_generation = {0, 3, 1};
+    c.cell_next_serial = {2, 1, 6};
+    c.cell_elements = {2, 1, 3};
+    c.cell_owner = {0, 1, 1};
+    c.cell_age = {0.5, 3.25, 1.0 / 7.0};
+    c.cell_cycle_time = {20.0, 18.5, 21.0};
+    c.cell_growth_credit = {0.25, 0.0, 0.75};
+    c.ranks = 2;
+    c.slices = 12;
+    c.policy = "holt";
+    c.configuration = "Lx = 24\nseed = 7\n";
+    c.policy_state = {{"boundaries", {0, 5, 12}}, {"holt/level", {1.0 / 3.0, 2.0}}};
+    c.balancer_state = {{"interval_time", {0.125, 1e-9}}, {"history/step", {}}};
+    return c;
+}
+
+bool same(const data::Checkpoint& a, const data::Checkpoint& b) {
+    return a.step == b.step && a.time == b.time && a.next_cell_id == b.next_cell_id &&
+           a.positions.values == b.positions.values && a.element_id == b.element_id &&
+           a.element_cell == b.element_cell && a.element_adhesive == b.element_adhesive &&
+           a.cell_id == b.cell_id && a.cell_type == b.cell_type &&
+           a.cell_generation == b.cell_generation && a.cell_next_serial == b.cell_next_serial &&
+           a.cell_elements == b.cell_elements && a.cell_owner == b.cell_owner &&
+           a.cell_age == b.cell_age && a.cell_cycle_time == b.cell_cycle_time &&
+           a.cell_growth_credit == b.cell_growth_credit && a.ranks == b.ranks &&
+           a.slices == b.slices && a.policy == b.policy && a.configuration == b.configuration &&
+           a.policy_state == b.policy_state && a.balancer_state == b.balancer_state;
+}
+
+} // namespace
+
+TEST_CASE("checkpoint: round trip is exact", "[data][checkpoint]") {
+    TempDir dir;
+    const auto path = dir.file("run.ckpt.h5");
+    const data::Checkpoint written = sample_checkpoint();
+    data::write_checkpoint(path, written);
+    CHECK(same(written, data::read_checkpoint(path)));
+}
+
+TEST_CASE("checkpoint: inconsistent states are refused, the old file kept", "[data][checkpoint]") {
+    TempDir dir;
+    const auto path = dir.file("run.ckpt.h5");
+    data::write_checkpoint(path, sample_checkpoint());
+    const auto size = std::filesystem::file_size(path);
+    const auto refused = [&](auto edit, const char* fragment) {
+        data::Checkpoint c = sample_checkpoint();
+        edit(c);
+        CHECK_DATA_ERROR(data::write_checkpoint(path, c), path, fragment);
+        CHECK(std::filesystem::file_size(path) == size);
+        CHECK(dir.entries() == std::vector<std::string>{"run.ckpt.h5"});
+    };
+    refused([](data::Checkpoint& c) { c.element_cell[2] = 5; }, "belongs to cell 5");
+    refused([](data::Checkpoint& c) { c.cell_elements[0] = 3; }, "lists 3 elements");
+    refused([](data::Checkpoint& c) { c.cell_owner[1] = 2; }, "owner must be in [0, ranks)");
+    refused([](data::Checkpoint& c) { std::swap(c.element_id[0], c.element_id[1]); },
+            "elements/id is not sorted");
+    refused([](data::Checkpoint& c) { c.positions.values[4] = std::nan(""); }, "positions");
+    refused([](data::Checkpoint& c) { c.next_cell_id = 7; }, "next_cell_id");
+    refused([](data::Checkpoint& c) { c.cell_age.pop_back(); }, "cells/age");
+}
+
+TEST_CASE("checkpoint: reader rejections", "[data][checkpoint]") {
+    TempDir dir;
+    const auto path = dir.file("run.ckpt.h5");
+    SECTION("truncated file") {
+        data::write_checkpoint(path, sample_checkpoint());
+        std::filesystem::resize_file(path, std::filesystem::file_size(path) / 2);
+        CHECK_DATA_ERROR(data::read_checkpoint(path), path, "truncated or corrupt");
+    }
+    SECTION("missing dataset") {
+        data::write_checkpoint(path, sample_checkpoint());
+        test::delete_object(path, "cells/owner");
+        CHECK_DATA_ERROR(data::read_checkpoint(path), path, "missing dataset 'cells/owner'");
+    }
+    SECTION("an owner out of range") {
+        data::write_checkpoint(path, sample_checkpoint());
+        test::replace_with_ints(path, "cells/owner", {3}, 9);
+        CHECK_DATA_ERROR(data::read_checkpoint(path), path, "owner must be in [0, ranks)");
+    }
+    SECTION("a non-finite policy state") {
+        data::write_checkpoint(path, sample_checkpoint());
+        test::set_double_element(path, "policy_state/a1", 0, std::nan(""));
+        CHECK_DATA_ERROR(data::read_checkpoint(path), path, "policy_state/holt/level");
+    }
+    SECTION("another format") {
+        data::write_checkpoint(path, sample_checkpoint());
+        test::set_string_attribute(path, "/", "format", "cellshift.trace");
+        CHECK_DATA_ERROR(data::read_checkpoint(path), path, "expected 'cellshift.checkpoint'");
+    }
+}
+
+TEST_CASE("policy state: a restored policy continues exactly", "[controller][checkpoint]") {
+    const controller::Layout layout{64, 8, 2};
+    controller::PolicySettings settings;
+    settings.controller_file = CELLSHIFT_SHIPPED_CONTROLLER;
+    const auto observation = [&](int t, const controller::Boundaries& b) {
+        controller::Observation o;
+        o.slice_workload.resize(64);
+        for (std::size_t s = 0; s < 64; ++s)
+            o.slice_workload[s] = 1.0 + 0.02 * t * static_cast<double>(s) + (s % 7 == 0 ? 2 : 0);
+        o.rank_times = controller::rank_sums(o.slice_workload, b);
+        o.cycle_phase = 0.2 * t;
+        return o;
+    };
+    for (const std::string name : {"holt", "rnn", "reactive", "persistence", "seam"}) {
+        INFO("policy " << name);
+        auto straight = controller::make_policy(name, settings);
+        auto first = controller::make_policy(name, settings);
+        auto second = controller::make_policy(name, settings);
+        const auto start = controller::uniform_boundaries(layout);
+        straight->reset(layout, start);
+        first->reset(layout, start);
+        for (int t = 0; t < 6; ++t) {
+            straight->decide(observation(t, straight->boundaries()));
+            first->decide(observation(t, first->boundaries()));
+        }
+        second->reset(layout, start);
+        second->restore_state(first->save_state());
+        for (int t = 6; t < 14; ++t) {
+            const auto& a = straight->decide(observation(t, straight->boundaries()));
+            const auto& b = second->decide(observation(t, second->boundaries()));
+            CHECK(a == b);
+        }
+        if (name == "rnn") // the hidden state matters: a fresh one diverges
+            CHECK(first->save_state().at("rnn/hidden") != std::vector<double>(24 * 7, 0.0));
+    }
+    auto holt = controller::make_policy("holt");
+    holt->reset(layout, controller::uniform_boundaries(layout));
+    controller::PolicyState bad = holt->save_state();
+    bad["boundaries"] = {0, 1, 2, 3, 4, 5, 6, 7, 64}; // widths below w_min
+    CHECK_THROWS_WITH(holt->restore_state(bad), Catch::Contains("w_min"));
+    bad.erase("boundaries");
+    CHECK_THROWS_WITH(holt->restore_state(bad), Catch::Contains("no 'boundaries'"));
+}
