@@ -112,28 +112,12 @@ std::vector<eval::PolicySpec> policy_specs(const CompareOptions& o,
         throw std::invalid_argument("--policies is empty");
     }
     for (const auto& p : o.params) {
-        auto dot = p.find('.');
-        auto eq = p.find('=');
-        if (dot == std::string::npos || eq == std::string::npos || eq < dot) {
-            throw std::invalid_argument("--param '" + p + "' is not POLICY.NAME=VALUE");
-        }
-        std::string policy = p.substr(0, dot);
-        std::string key = p.substr(dot + 1, eq - dot - 1);
-        std::string text = p.substr(eq + 1);
-        double value = 0.0;
-        try {
-            std::size_t used = 0;
-            value = std::stod(text, &used);
-            if (used != text.size()) {
-                throw std::invalid_argument(text);
-            }
-        } catch (const std::exception&) {
-            throw std::invalid_argument("--param '" + p + "': '" + text + "' is not a number");
-        }
+        const controller::ParameterOverride param = controller::parse_parameter_override(p);
+        const std::string& policy = param.policy;
         bool found = false;
         for (auto& spec : specs) {
             if (spec.name == policy) {
-                spec.settings.overrides[key] = value;
+                spec.settings.overrides[param.name] = param.value;
                 found = true;
             }
         }

@@ -4,6 +4,7 @@
 # clock, then the comparison table (mean imbalance, runtime vs static, migrated
 # slabs). Usage:
 #   scripts/e2e.sh [--build DIR] [--ranks P] [--steps N] [--out DIR] [--policies "a b c"]
+#                  [--controller FILE]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build"
@@ -11,6 +12,7 @@ ranks=8
 steps=4000
 out="$root/out/e2e"
 policies="static reactive rnn rnn-zero persistence holt seam hoomd lammps-shift"
+controller="$root/data/controllers/gru24.h5"
 while [[ $# -gt 0 ]]; do
     case $1 in
         --build) build=$2; shift 2 ;;
@@ -18,14 +20,14 @@ while [[ $# -gt 0 ]]; do
         --steps) steps=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
         --policies) policies=$2; shift 2 ;;
-        -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+        --controller) controller=$2; shift 2 ;;
+        -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
         *) echo "e2e.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
 sim="$build/sim/cellshift-sim"
 eval_tool="$build/eval/cellshift-eval"
 config="$root/data/configs/e2e_tissue.toml"
-controller="$root/data/controllers/gru24.h5"
 [[ -x $sim && -x $eval_tool ]] || { echo "e2e.sh: build first (missing $sim)" >&2; exit 1; }
 mkdir -p "$out"
 # One OpenMP thread per rank; oversubscription is fine (the model clock does not

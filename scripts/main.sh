@@ -10,8 +10,9 @@
 #    (the trained rnn, the clairvoyant oracle, and rnn-zero, which must equal reactive)
 # 4. the 400-event stability rollout at P = 16
 # 5. the same table on the example workload trace (CSV -> HDF5 -> evaluation)
-# Outputs (CSV, Markdown, JSON, run records) go to out/. The end-to-end
-# simulation joins when the simulator lands.
+# 6. a short end-to-end run of the SEM simulator on 4 MPI ranks under static,
+#    reactive and rnn (model clock), plus one on the measured clock
+# Outputs (CSV, Markdown, JSON, run records, snapshots) go to out/.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
@@ -55,10 +56,11 @@ $E convert-trace data/examples/spreading_cluster.csv out/spreading_cluster.h5 \
 $E inspect out/spreading_cluster.h5
 $E trace out/spreading_cluster.h5 --ranks 2,4 --out out/trace --controller "$controller"
 
-say "the tissue simulator on one rank: 4000 steps of a growing epidermis (snapshots for ParaView)"
-build/sim/cellshift-sim run -q --steps 4000 --report-every 1000 --snapshot-every 1000 --out out/tissue
+say "end to end: the SEM simulator on 4 MPI ranks, 1500 steps, static / reactive / rnn"
+bash scripts/e2e.sh --ranks 4 --steps 1500 --policies "static reactive rnn" --out out/e2e \
+    --controller "$controller"
 
 say "done"
 echo "tables: out/eval/scenarios.md, out/stability/scenarios.md, out/trace/trace.md"
-echo "tissue: out/tissue/tissue.xdmf (ParaView), snapshots out/tissue/snapshot_*.h5"
+echo "end to end: out/e2e/runs.md; tissue: out/e2e/tissue/tissue.xdmf (ParaView, coloured by rank)"
 echo "run records: out/eval/runs/ (cellshift-eval inspect FILE, h5dump -H FILE)"

@@ -153,6 +153,10 @@ int main(int argc, char** argv) {
     run->add_option("--policy", balance.policy, "balancing policy: " + policies)
         ->capture_default_str()
         ->group(lb);
+    run->add_option("--param", balance.params,
+                    "override a parameter of --policy, POLICY.NAME=VALUE (repeatable), e.g. "
+                    "reactive.ds_max_fraction=0.2 (cellshift-eval policies lists them)")
+        ->group(lb);
     run->add_option("--controller", balance.controller_file,
                     "controller file (HDF5) for --policy rnn")
         ->group(lb);

@@ -143,4 +143,22 @@ std::unique_ptr<Policy> make_policy(const std::string& name, const PolicySetting
     return style.create(Parameters(name, values), settings);
 }
 
+ParameterOverride parse_parameter_override(const std::string& p) {
+    const auto dot = p.find('.');
+    const auto eq = p.find('=');
+    if (dot == std::string::npos || eq == std::string::npos || eq < dot)
+        throw std::invalid_argument("--param '" + p + "' is not POLICY.NAME=VALUE");
+    ParameterOverride o{p.substr(0, dot), p.substr(dot + 1, eq - dot - 1), 0.0};
+    const std::string text = p.substr(eq + 1);
+    try {
+        std::size_t used = 0;
+        o.value = std::stod(text, &used);
+        if (used != text.size())
+            throw std::invalid_argument(text);
+    } catch (const std::exception&) {
+        throw std::invalid_argument("--param '" + p + "': '" + text + "' is not a number");
+    }
+    return o;
+}
+
 } // namespace cellshift::controller

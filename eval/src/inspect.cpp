@@ -4,6 +4,7 @@
 #include "cellshift/data/error.hpp"
 #include "cellshift/data/file_info.hpp"
 #include "cellshift/data/run_record.hpp"
+#include "cellshift/data/checkpoint.hpp"
 #include "cellshift/data/snapshot.hpp"
 #include "cellshift/data/trace.hpp"
 
@@ -81,6 +82,18 @@ std::string describe_snapshot(const data::Snapshot& s) {
     return out.str();
 }
 
+std::string describe_checkpoint(const data::Checkpoint& c) {
+    std::ostringstream out;
+    out << "checkpoint, step " << c.step << ", time " << c.time << ", "
+        << c.element_id.size() << " elements in " << c.cell_id.size() << " cells on " << c.ranks
+        << " ranks, " << c.slices << " slabs, policy " << c.policy << " ("
+        << c.policy_state.size() << " state arrays), "
+        << (c.balancer_state.count("history/step") ? c.balancer_state.at("history/step").size()
+                                                   : 0)
+        << " events so far";
+    return out.str();
+}
+
 std::string describe_file(const std::string& path) {
     if (has_csv_extension(path)) {
         return path + ": CSV " + describe_trace(data::read_trace_csv(path));
@@ -96,6 +109,9 @@ std::string describe_file(const std::string& path) {
     }
     if (info.format == data::kRunRecordFormat) {
         return prefix + describe_run(data::read_run_record(path));
+    }
+    if (info.format == data::kCheckpointFormat) {
+        return prefix + describe_checkpoint(data::read_checkpoint(path));
     }
     if (info.format == data::kSnapshotFormat) {
         return prefix + describe_snapshot(data::read_snapshot(path));

@@ -121,6 +121,14 @@ SlabSimulation::SlabSimulation(MPI_Comm comm, SemParams params, BalanceOptions b
                                         "know (use it in cellshift-eval)");
         controller::PolicySettings settings;
         settings.controller_file = balance_.controller_file;
+        for (const std::string& text : balance_.params) {
+            const controller::ParameterOverride param = controller::parse_parameter_override(text);
+            if (param.policy != balance_.policy)
+                throw std::invalid_argument("--param '" + text + "' sets a parameter of '" +
+                                            param.policy + "', but --policy is '" +
+                                            balance_.policy + "'");
+            settings.overrides[param.name] = param.value;
+        }
         policy_ = controller::make_policy(balance_.policy, settings);
         backend_ = make_backend(backend, params_);
         if (restart != nullptr) {

@@ -54,6 +54,15 @@ struct PolicyStyle {
 const std::vector<PolicyStyle>& policy_styles();
 const PolicyStyle& policy_style(const std::string& name); // throws for unknown names
 
+// One `--param POLICY.NAME=VALUE` of the tools (the same form in cellshift-eval
+// and cellshift-sim); throws std::invalid_argument with one line naming it.
+struct ParameterOverride {
+    std::string policy;
+    std::string name;
+    double value = 0.0;
+};
+ParameterOverride parse_parameter_override(const std::string& text);
+
 // Creates a policy; throws std::invalid_argument with one line for an unknown
 // policy, an unknown parameter or an invalid value.
 std::unique_ptr<Policy> make_policy(const std::string& name, const PolicySettings& settings = {});

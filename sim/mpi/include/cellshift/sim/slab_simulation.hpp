@@ -35,6 +35,7 @@ struct BalanceOptions {
     std::int64_t rebalance_every = 100; // steps between rebalancing events (0: never)
     std::string policy = "static";     // registry name
     std::string controller_file;       // for rnn
+    std::vector<std::string> params;   // POLICY.NAME=VALUE overrides of its parameters
     std::string clock = "model";       // model | measured
     CostModel cost;
 };
