@@ -2,11 +2,11 @@
 // under mpirun, slab decomposition with live balancing), write-config,
 // lattice-forces (the external LAMMPS check) and devices.
 
+#include "cellshift/controller/registry.hpp"
 #include "cellshift/data/atomic_file.hpp"
 #include "cellshift/data/run_tool.hpp"
-#include "cellshift/sim/cuda_devices.hpp"
-#include "cellshift/controller/registry.hpp"
 #include "cellshift/sim/collective_error.hpp"
+#include "cellshift/sim/cuda_devices.hpp"
 #include "cellshift/sim/force_backend.hpp"
 #include "cellshift/version.hpp"
 #include "tool/calibrate_command.hpp"
@@ -221,8 +221,8 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     calibrate_cmd->add_option("--steps", calibration.steps, "timed steps per tissue")
         ->capture_default_str();
-    calibrate_cmd->add_option("--repeats", calibration.repeats,
-                              "timed runs per tissue (the median counts)")
+    calibrate_cmd
+        ->add_option("--repeats", calibration.repeats, "timed runs per tissue (the median counts)")
         ->capture_default_str();
 
     int code = cellshift::data::run_tool<CLI::ParseError>(

@@ -38,8 +38,8 @@ private:
         // Empty before the first event, one value per interior boundary afterwards.
         const auto it = state.find("rnn/previous_imbalance");
         const std::size_t n = it == state.end() ? 0 : it->second.size();
-        previous_imbalance_ = state_array(
-            state, "rnn/previous_imbalance", n == 0 ? 0 : previous_moves_.size());
+        previous_imbalance_ =
+            state_array(state, "rnn/previous_imbalance", n == 0 ? 0 : previous_moves_.size());
     }
 
     Boundaries next(const Observation& o) override {

@@ -15,7 +15,7 @@ namespace {
 // The int64 per-element and per-cell arrays, by dataset name.
 struct IntColumn {
     const char* name;
-    std::vector<std::int64_t> Checkpoint::* member;
+    std::vector<std::int64_t> Checkpoint::*member;
 };
 constexpr IntColumn kElementInts[] = {{"elements/id", &Checkpoint::element_id},
                                       {"elements/cell", &Checkpoint::element_cell},
@@ -28,7 +28,7 @@ constexpr IntColumn kCellInts[] = {{"cells/id", &Checkpoint::cell_id},
                                    {"cells/owner", &Checkpoint::cell_owner}};
 struct RealColumn {
     const char* name;
-    std::vector<double> Checkpoint::* member;
+    std::vector<double> Checkpoint::*member;
 };
 constexpr RealColumn kCellReals[] = {{"cells/age", &Checkpoint::cell_age},
                                      {"cells/cycle_time", &Checkpoint::cell_cycle_time},

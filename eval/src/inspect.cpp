@@ -1,10 +1,10 @@
 #include "cellshift/eval/inspect.hpp"
 
+#include "cellshift/data/checkpoint.hpp"
 #include "cellshift/data/controller_file.hpp"
 #include "cellshift/data/error.hpp"
 #include "cellshift/data/file_info.hpp"
 #include "cellshift/data/run_record.hpp"
-#include "cellshift/data/checkpoint.hpp"
 #include "cellshift/data/snapshot.hpp"
 #include "cellshift/data/trace.hpp"
 
@@ -84,12 +84,10 @@ std::string describe_snapshot(const data::Snapshot& s) {
 
 std::string describe_checkpoint(const data::Checkpoint& c) {
     std::ostringstream out;
-    out << "checkpoint, step " << c.step << ", time " << c.time << ", "
-        << c.element_id.size() << " elements in " << c.cell_id.size() << " cells on " << c.ranks
-        << " ranks, " << c.slices << " slabs, policy " << c.policy << " ("
-        << c.policy_state.size() << " state arrays), "
-        << (c.balancer_state.count("history/step") ? c.balancer_state.at("history/step").size()
-                                                   : 0)
+    out << "checkpoint, step " << c.step << ", time " << c.time << ", " << c.element_id.size()
+        << " elements in " << c.cell_id.size() << " cells on " << c.ranks << " ranks, " << c.slices
+        << " slabs, policy " << c.policy << " (" << c.policy_state.size() << " state arrays), "
+        << (c.balancer_state.count("history/step") ? c.balancer_state.at("history/step").size() : 0)
         << " events so far";
     return out.str();
 }

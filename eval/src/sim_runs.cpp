@@ -31,10 +31,10 @@ std::vector<SimRunRow> compare_sim_runs(const std::vector<std::string>& files,
         row.clock = r.clock;
         row.ranks = r.ranks();
         row.events = r.events();
-        row.mean_imbalance =
-            r.events() > 0 ? std::accumulate(r.imbalance.begin(), r.imbalance.end(), 0.0) /
-                                 static_cast<double>(r.events())
-                           : 0.0;
+        row.mean_imbalance = r.events() > 0
+                                 ? std::accumulate(r.imbalance.begin(), r.imbalance.end(), 0.0) /
+                                       static_cast<double>(r.events())
+                                 : 0.0;
         row.model_runtime = r.totals->model_runtime;
         row.measured_runtime = r.totals->measured_runtime;
         row.wall_seconds = r.totals->wall_seconds;

@@ -140,10 +140,8 @@ std::pair<Cell, Cell> divide(Tissue& t, const SemParams& p, const Cell& parent,
     if (parent.type == CellType::stem) {
         const bool asymmetric = uniform(p, parent.id, t.step, kDaughterFate) < p.p_asymmetric;
         lower = newborn(p, first_id, CellType::stem, 0, cx);
-        upper =
-            newborn(p, first_id + 1,
-                    asymmetric ? CellType::transit_amplifying : CellType::stem, asymmetric ? 1 : 0,
-                    cx);
+        upper = newborn(p, first_id + 1, asymmetric ? CellType::transit_amplifying : CellType::stem,
+                        asymmetric ? 1 : 0, cx);
     } else {
         const std::int32_t g = parent.generation + 1;
         const CellType type =

@@ -62,8 +62,7 @@ void validate(const SemParams& p) {
                 ") must be at least twice elements-initial (" + std::to_string(p.elements_initial) +
                 ") so both daughters start at full size");
     require(std::isfinite(p.cycle_time) && p.cycle_time > 0.0, "cycle-time must be > 0");
-    require(std::isfinite(p.growth_gradient) && p.growth_gradient >= 0.0 &&
-                p.growth_gradient < 1.0,
+    require(std::isfinite(p.growth_gradient) && p.growth_gradient >= 0.0 && p.growth_gradient < 1.0,
             "growth-gradient must be in [0, 1)");
     require(std::isfinite(p.growth_jitter) && p.growth_jitter >= 0.0 && p.growth_jitter < 1.0,
             "growth-jitter must be in [0, 1)");

@@ -26,8 +26,8 @@ void validate_slabs(const SemParams& p, std::int64_t slabs) {
 
 int owner_of_slab(std::int64_t slab, const controller::Boundaries& b) {
     const auto it = std::upper_bound(b.begin() + 1, b.end(), slab);
-    return static_cast<int>(std::min<std::ptrdiff_t>(it - b.begin() - 1,
-                                                     static_cast<std::ptrdiff_t>(b.size()) - 2));
+    return static_cast<int>(
+        std::min<std::ptrdiff_t>(it - b.begin() - 1, static_cast<std::ptrdiff_t>(b.size()) - 2));
 }
 
 std::vector<double> centroid_x(const Tissue& t) {
@@ -39,8 +39,7 @@ std::vector<double> centroid_x(const Tissue& t) {
     return cx;
 }
 
-std::vector<int> cell_owners(const Tissue& t, const SemParams& p,
-                             const controller::Boundaries& b) {
+std::vector<int> cell_owners(const Tissue& t, const SemParams& p, const controller::Boundaries& b) {
     const auto slabs = b.back();
     const std::vector<double> cx = centroid_x(t);
     std::vector<int> owner(cx.size());

@@ -89,9 +89,9 @@ int calibrate(const SemParams& base, const CalibrateOptions& o) {
     }
     double worst = 0.0;
     for (const Sample& s : samples)
-        worst = std::max(worst, std::abs(per_pair * s.interactions + per_element * s.elements -
-                                         s.seconds) /
-                                    s.seconds);
+        worst = std::max(
+            worst,
+            std::abs(per_pair * s.interactions + per_element * s.elements - s.seconds) / s.seconds);
 
     // Ghosts: the marginal cost of merging G ghost records into the local view,
     // plus packing them (the sender's work) and sorting them.
@@ -121,11 +121,10 @@ int calibrate(const SemParams& base, const CalibrateOptions& o) {
             merge_with_ghosts(owned.elements, packed, view);
         }
     });
-    const double without =
-        median_seconds(o.repeats, [&] {
-            for (int r = 0; r < reps; ++r)
-                merge_with_ghosts(owned.elements, {}, view);
-        });
+    const double without = median_seconds(o.repeats, [&] {
+        for (int r = 0; r < reps; ++r)
+            merge_with_ghosts(owned.elements, {}, view);
+    });
     const double per_ghost =
         std::max(0.0, (with - without) / reps / static_cast<double>(ghosts.size()));
 

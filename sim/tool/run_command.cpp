@@ -4,8 +4,8 @@
 #include "cellshift/data/snapshot.hpp"
 #include "cellshift/sim/bin_grid.hpp"
 #include "cellshift/sim/force_backend.hpp"
-#include "cellshift/sim/simulation.hpp"
 #include "cellshift/sim/mpi_helpers.hpp"
+#include "cellshift/sim/simulation.hpp"
 #include "cellshift/sim/slab_simulation.hpp"
 
 #include <unistd.h>
@@ -130,13 +130,12 @@ void print_interval(const TissueCensus& c, std::int64_t step, double time,
                     std::int64_t interactions, std::int64_t steps, double seconds,
                     const std::string& note) {
     const double n = static_cast<double>(std::max<std::int64_t>(steps, 1));
-    std::cout << std::setw(9) << step << std::setw(9) << std::fixed << std::setprecision(1)
-              << time << std::setw(7) << c.total_cells() << std::setw(6) << c.cells[0]
-              << std::setw(6) << c.cells[1] << std::setw(7) << c.cells[2] << std::setw(9)
-              << c.elements << std::setw(11)
-              << static_cast<long long>(static_cast<double>(interactions) / n) << std::setw(10)
-              << std::setprecision(3) << 1e3 * seconds / n << std::setw(12) << std::scientific
-              << std::setprecision(2);
+    std::cout << std::setw(9) << step << std::setw(9) << std::fixed << std::setprecision(1) << time
+              << std::setw(7) << c.total_cells() << std::setw(6) << c.cells[0] << std::setw(6)
+              << c.cells[1] << std::setw(7) << c.cells[2] << std::setw(9) << c.elements
+              << std::setw(11) << static_cast<long long>(static_cast<double>(interactions) / n)
+              << std::setw(10) << std::setprecision(3) << 1e3 * seconds / n << std::setw(12)
+              << std::scientific << std::setprecision(2);
     if (steps > 0) {
         std::cout << static_cast<double>(c.elements) * n / std::max(seconds, 1e-12);
     } else {
@@ -255,9 +254,9 @@ int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions&
                   << " slabs, policy " << balance.policy << " (" << balance.clock << " clock), "
                   << c.total_cells() << " cells, " << c.elements << " elements, " << o.steps
                   << " steps"
-                  << (o.restart.empty() ? std::string()
-                                        : " from step " + std::to_string(sim.local().step) +
-                                              " of " + o.restart)
+                  << (o.restart.empty()
+                          ? std::string()
+                          : " from step " + std::to_string(sim.local().step) + " of " + o.restart)
                   << "\n";
         print_header();
         print_interval(c, sim.local().step, sim.local().time, 0, 0, 0.0,
@@ -274,9 +273,8 @@ int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions&
     };
     std::int64_t done = 0;
     while (done < o.steps) {
-        const std::int64_t chunk =
-            std::min({due(o.report_every), due(o.snapshot_every), due(o.checkpoint_every),
-                      o.steps - done});
+        const std::int64_t chunk = std::min(
+            {due(o.report_every), due(o.snapshot_every), due(o.checkpoint_every), o.steps - done});
         const auto t0 = std::chrono::steady_clock::now();
         sim.run(chunk);
         const double seconds =

@@ -17,15 +17,15 @@ namespace cellshift::sim::tool {
 struct RunOptions {
     std::int64_t steps = 2000;
     std::string backend = "auto";
-    std::int64_t report_every = 500; // steps between statistics lines
-    std::int64_t snapshot_every = 0; // 0: no snapshots
-    std::string out;                 // folder for snapshots and tissue.xdmf
-    std::string dump_forces;         // CSV of per-element forces after the run (one rank)
-    std::string run_record;          // cellshift.run file of the balancing events
-    std::string checkpoint;          // checkpoint file, rewritten atomically
+    std::int64_t report_every = 500;   // steps between statistics lines
+    std::int64_t snapshot_every = 0;   // 0: no snapshots
+    std::string out;                   // folder for snapshots and tissue.xdmf
+    std::string dump_forces;           // CSV of per-element forces after the run (one rank)
+    std::string run_record;            // cellshift.run file of the balancing events
+    std::string checkpoint;            // checkpoint file, rewritten atomically
     std::int64_t checkpoint_every = 0; // steps between checkpoints (0: only at the end)
-    std::string restart;             // checkpoint to continue from
-    bool quiet = false;              // no progress bar
+    std::string restart;               // checkpoint to continue from
+    bool quiet = false;                // no progress bar
 };
 
 // Validates everything before writing anything; returns the exit code.

@@ -109,11 +109,10 @@ TEST_CASE("P ranks reproduce the one-process trajectory bitwise, under every pol
             const sim::BalanceTotals& t = slab.totals();
             grew = t.divisions > 10 && whole.cells.size() > initial.cells.size();
             // Growth adds elements, a division turns one cell into two.
-            conserved =
-                static_cast<std::int64_t>(whole.elements.size()) ==
-                    static_cast<std::int64_t>(initial.elements.size()) + t.elements_added &&
-                static_cast<std::int64_t>(whole.cells.size()) ==
-                    static_cast<std::int64_t>(initial.cells.size()) + t.divisions;
+            conserved = static_cast<std::int64_t>(whole.elements.size()) ==
+                            static_cast<std::int64_t>(initial.elements.size()) + t.elements_added &&
+                        static_cast<std::int64_t>(whole.cells.size()) ==
+                            static_cast<std::int64_t>(initial.cells.size()) + t.divisions;
             for (const sim::BalanceEvent& e : slab.events()) {
                 moved += e.migrated_elements;
                 slabs_moved += e.migrated_slices;
@@ -128,7 +127,8 @@ TEST_CASE("P ranks reproduce the one-process trajectory bitwise, under every pol
         CHECK(on_every_rank(grew));
         CHECK(on_every_rank(conserved));
         CHECK(on_every_rank(widths_ok));
-        if (world_size() > 1 && (policy == std::string("persistence") || policy == std::string("holt"))) {
+        if (world_size() > 1 &&
+            (policy == std::string("persistence") || policy == std::string("holt"))) {
             // The forecast policies repartition from scratch: boundaries move and cells
             // change owner, so the equality above covered migration.
             CHECK(on_every_rank(slabs_moved > 0 && moved > 0));
@@ -137,8 +137,8 @@ TEST_CASE("P ranks reproduce the one-process trajectory bitwise, under every pol
 }
 
 TEST_CASE("element ids are unique and every element belongs to one present cell") {
-    sim::SlabSimulation slab(MPI_COMM_WORLD, mpi_params(), balance_for("persistence"),
-                             "cpu-binned", "test");
+    sim::SlabSimulation slab(MPI_COMM_WORLD, mpi_params(), balance_for("persistence"), "cpu-binned",
+                             "test");
     slab.run(400);
     // Locally: every element's cell is here (cells move with all their elements).
     bool local_ok = true;
@@ -167,16 +167,16 @@ TEST_CASE("a run restarted from its checkpoint continues exactly") {
         straight.run(500);
         const sim::Tissue reference = straight.gather(nullptr);
 
-        sim::SlabSimulation first(MPI_COMM_WORLD, mpi_params(), balance_for(policy),
-                                  "cpu-binned", "config A");
+        sim::SlabSimulation first(MPI_COMM_WORLD, mpi_params(), balance_for(policy), "cpu-binned",
+                                  "config A");
         first.run(260); // not on an event: the interval's times are in the checkpoint
         const data::Checkpoint saved = first.checkpoint();
         if (world_rank() == 0)
             data::write_checkpoint(path, saved);
         MPI_Barrier(MPI_COMM_WORLD);
         const data::Checkpoint loaded = data::read_checkpoint(path);
-        sim::SlabSimulation second(MPI_COMM_WORLD, mpi_params(), balance_for(policy),
-                                   "cpu-binned", "config A", &loaded);
+        sim::SlabSimulation second(MPI_COMM_WORLD, mpi_params(), balance_for(policy), "cpu-binned",
+                                   "config A", &loaded);
         second.run(240);
         const sim::Tissue resumed = second.gather(nullptr);
         bool same = false, same_events = false;
@@ -190,7 +190,8 @@ TEST_CASE("a run restarted from its checkpoint continues exactly") {
                               same_bits(a[k].rank_time, b[k].rank_time) &&
                               a[k].migrated_elements == b[k].migrated_elements;
             }
-            same_events = same_events && straight.totals().model.runtime == second.totals().model.runtime;
+            same_events =
+                same_events && straight.totals().model.runtime == second.totals().model.runtime;
         }
         CHECK(on_every_rank(same));
         CHECK(on_every_rank(same_events));

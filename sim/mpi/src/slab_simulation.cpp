@@ -1,10 +1,10 @@
 #include "cellshift/sim/slab_simulation.hpp"
 
 #include "cellshift/controller/registry.hpp"
+#include "cellshift/sim/mpi_helpers.hpp"
 #include "cellshift/sim/sem_physics.hpp"
 #include "cellshift/sim/slab_decomposition.hpp"
 #include "cellshift/sim/slab_workload.hpp"
-#include "cellshift/sim/mpi_helpers.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -87,8 +87,8 @@ SlabSimulation::SlabSimulation(MPI_Comm comm, SemParams params, BalanceOptions b
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
     if (balance_.slabs == 0 && params_.effective_bin_edge() > 0.0)
-        balance_.slabs = static_cast<std::int64_t>(
-            std::floor(params_.Lx / params_.effective_bin_edge() + 1e-9));
+        balance_.slabs =
+            static_cast<std::int64_t>(std::floor(params_.Lx / params_.effective_bin_edge() + 1e-9));
     const controller::Layout layout = layout_of(balance_, size_);
     mpi::agree(comm_, [&] {
         validate(params_);
@@ -101,8 +101,9 @@ SlabSimulation::SlabSimulation(MPI_Comm comm, SemParams params, BalanceOptions b
             throw std::invalid_argument(
                 std::to_string(size_) + " ranks need P * w_min <= S slabs, got " +
                 std::to_string(size_) + " * " + std::to_string(balance_.w_min) + " > " +
-                std::to_string(balance_.slabs) + " (use fewer ranks, more --slabs or a lower "
-                                                 "--w-min)");
+                std::to_string(balance_.slabs) +
+                " (use fewer ranks, more --slabs or a lower "
+                "--w-min)");
         }
         controller::validate(layout);
         if (balance_.rebalance_every < 0)
@@ -122,6 +123,8 @@ SlabSimulation::SlabSimulation(MPI_Comm comm, SemParams params, BalanceOptions b
         controller::PolicySettings settings;
         settings.controller_file = balance_.controller_file;
         for (const std::string& text : balance_.params) {
+            if (text.empty())
+                continue; // an empty `param` key of a written config file
             const controller::ParameterOverride param = controller::parse_parameter_override(text);
             if (param.policy != balance_.policy)
                 throw std::invalid_argument("--param '" + text + "' sets a parameter of '" +
@@ -133,10 +136,9 @@ SlabSimulation::SlabSimulation(MPI_Comm comm, SemParams params, BalanceOptions b
         backend_ = make_backend(backend, params_);
         if (restart != nullptr) {
             if (restart->ranks != size_)
-                throw std::invalid_argument("the checkpoint was written by " +
-                                            std::to_string(restart->ranks) +
-                                            " ranks; restart it with mpirun -n " +
-                                            std::to_string(restart->ranks));
+                throw std::invalid_argument(
+                    "the checkpoint was written by " + std::to_string(restart->ranks) +
+                    " ranks; restart it with mpirun -n " + std::to_string(restart->ranks));
             if (restart->policy != balance_.policy)
                 throw std::invalid_argument("the checkpoint was written under policy '" +
                                             restart->policy + "', not '" + balance_.policy + "'");
@@ -238,7 +240,8 @@ void SlabSimulation::step_once() {
     for (std::size_t i = 0; i < e.size(); ++i) {
         if (rank_ > 0 && in_ghost_window(e.x[i], extents[static_cast<std::size_t>(rank_ - 1)], rc))
             append_element(to_left, e, i);
-        if (rank_ + 1 < size_ && in_ghost_window(e.x[i], extents[static_cast<std::size_t>(rank_ + 1)], rc))
+        if (rank_ + 1 < size_ &&
+            in_ghost_window(e.x[i], extents[static_cast<std::size_t>(rank_ + 1)], rc))
             append_element(to_right, e, i);
     }
     double busy = seconds_since(t0);
@@ -272,9 +275,9 @@ void SlabSimulation::step_once() {
     }
     busy += seconds_since(t1);
 
-    const double modelled = balance_.cost.step_seconds(
-        stats.interactions, static_cast<std::int64_t>(own.size()),
-        static_cast<std::int64_t>(ghosts.size()));
+    const double modelled =
+        balance_.cost.step_seconds(stats.interactions, static_cast<std::int64_t>(own.size()),
+                                   static_cast<std::int64_t>(ghosts.size()));
     interval_time_ += balance_.clock == "model" ? modelled : busy;
     interactions_since_report_ += stats.interactions;
     // Every rank's cost of this step under both clocks: the slowest sets the pace.
@@ -352,7 +355,8 @@ std::int64_t SlabSimulation::migrate() {
     const std::size_t kept = tissue_.elements.size();
     const std::vector<char> in = mpi::all_to_all_bytes(comm_, out);
     unpack_cells(tissue_, in.data(), in.size());
-    const auto moved = static_cast<std::int64_t>((before - kept) + (tissue_.elements.size() - kept));
+    const auto moved =
+        static_cast<std::int64_t>((before - kept) + (tissue_.elements.size() - kept));
     // The slowest rank's migration holds everyone up.
     const double local[2] = {balance_.cost.per_migrated_element * static_cast<double>(moved),
                              seconds_since(t0)};
@@ -405,8 +409,8 @@ void SlabSimulation::rebalance() {
             failed = 1;
             problem = error.what();
         }
-        const double mean = std::accumulate(rank_time.begin(), rank_time.end(), 0.0) /
-                            static_cast<double>(P);
+        const double mean =
+            std::accumulate(rank_time.begin(), rank_time.end(), 0.0) / static_cast<double>(P);
         const double slowest = *std::max_element(rank_time.begin(), rank_time.end());
         ev.step = tissue_.step;
         ev.rank_time = rank_time;
@@ -433,7 +437,8 @@ void SlabSimulation::rebalance() {
 }
 
 Tissue SlabSimulation::gather(std::vector<int>* owners) const {
-    const std::vector<std::vector<char>> parts = mpi::gather_bytes(comm_, pack_all_cells(tissue_), 0);
+    const std::vector<std::vector<char>> parts =
+        mpi::gather_bytes(comm_, pack_all_cells(tissue_), 0);
     Tissue whole;
     whole.step = tissue_.step;
     whole.time = tissue_.time;
@@ -524,9 +529,9 @@ data::Checkpoint SlabSimulation::checkpoint() const {
         rt.insert(rt.end(), ev.rank_time.begin(), ev.rank_time.end());
         bd.insert(bd.end(), ev.boundaries.begin(), ev.boundaries.end());
         el.insert(el.end(), ev.elements.begin(), ev.elements.end());
-        sc.insert(sc.end(), {ev.imbalance, static_cast<double>(ev.migrated_slices),
-                             static_cast<double>(ev.migrated_elements),
-                             static_cast<double>(ev.limited)});
+        sc.insert(sc.end(),
+                  {ev.imbalance, static_cast<double>(ev.migrated_slices),
+                   static_cast<double>(ev.migrated_elements), static_cast<double>(ev.limited)});
     }
     return c;
 }

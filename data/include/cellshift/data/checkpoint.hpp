@@ -28,8 +28,8 @@ struct Checkpoint {
     Matrix positions; // [N, 3]
     std::vector<std::int64_t> element_id, element_cell, element_adhesive;
     // Cells [C], sorted by id.
-    std::vector<std::int64_t> cell_id, cell_type, cell_generation, cell_next_serial,
-        cell_elements, cell_owner;
+    std::vector<std::int64_t> cell_id, cell_type, cell_generation, cell_next_serial, cell_elements,
+        cell_owner;
     std::vector<double> cell_age, cell_cycle_time, cell_growth_credit;
     // Decomposition and balancer.
     std::int64_t ranks = 1;

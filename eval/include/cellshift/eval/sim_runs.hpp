@@ -17,10 +17,10 @@ struct SimRunRow {
     std::string clock; // the clock the policy saw
     std::size_t ranks = 0;
     std::size_t events = 0;
-    double mean_imbalance = 0.0;   // mean over events of max/mean - 1 (the policy's clock)
-    double model_runtime = 0.0;    // [s]
+    double mean_imbalance = 0.0;      // mean over events of max/mean - 1 (the policy's clock)
+    double model_runtime = 0.0;       // [s]
     double runtime_vs_baseline = 0.0; // model_runtime / baseline's - 1; NaN without baseline
-    double measured_runtime = 0.0; // [s]
+    double measured_runtime = 0.0;    // [s]
     double wall_seconds = 0.0;
     std::int64_t migrated_slices = 0;
 };

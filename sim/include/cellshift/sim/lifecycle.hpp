@@ -38,8 +38,8 @@ struct DaughterIds {
     std::vector<std::int64_t> first; // per local dividing cell
     std::int64_t total_divisions = 0;
 };
-using DaughterNumbering =
-    std::function<DaughterIds(const std::vector<std::int64_t>& dividing, std::int64_t next_cell_id)>;
+using DaughterNumbering = std::function<DaughterIds(const std::vector<std::int64_t>& dividing,
+                                                    std::int64_t next_cell_id)>;
 
 // The one-process numbering: next_cell_id + 2 k for the k-th dividing cell.
 DaughterIds number_daughters_locally(const std::vector<std::int64_t>& dividing,

@@ -51,10 +51,10 @@ struct SemParams {
 
     // Lifecycle, applied every `lifecycle_every` steps.
     int lifecycle_every = 10;
-    int elements_initial = 16;     // elements of a newborn cell
-    int elements_division = 32;    // a cell with this many elements divides
-    double cycle_time = 20.0;      // growth from newborn to division size (time units)
-    double growth_jitter = 0.25;   // relative spread of each cell's cycle time
+    int elements_initial = 16;   // elements of a newborn cell
+    int elements_division = 32;  // a cell with this many elements divides
+    double cycle_time = 20.0;    // growth from newborn to division size (time units)
+    double growth_jitter = 0.25; // relative spread of each cell's cycle time
     // Lateral proliferation gradient g in [0, 1): a cell born at x divides
     // (1 + g (1 - 2 x / Lx)) times faster, so the workload drifts along x (a
     // wound edge or a proliferative niche); 0 = uniform.

@@ -98,7 +98,8 @@ inline std::vector<std::int64_t> all_gather_sorted(MPI_Comm comm,
 }
 
 // out[q] goes to rank q; returns what every rank sent to this one, in rank order.
-inline std::vector<char> all_to_all_bytes(MPI_Comm comm, const std::vector<std::vector<char>>& out) {
+inline std::vector<char> all_to_all_bytes(MPI_Comm comm,
+                                          const std::vector<std::vector<char>>& out) {
     const std::size_t size = out.size();
     std::vector<int> send_counts(size), recv_counts(size), send_offsets(size, 0),
         recv_offsets(size, 0);
@@ -136,8 +137,8 @@ inline std::vector<std::vector<char>> gather_bytes(MPI_Comm comm, const std::vec
         total += static_cast<std::size_t>(counts[p]);
     }
     std::vector<char> all(rank == root ? total : 0);
-    MPI_Gatherv(mine.data(), n, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE,
-                root, comm);
+    MPI_Gatherv(mine.data(), n, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, root,
+                comm);
     std::vector<std::vector<char>> parts;
     if (rank == root) {
         for (std::size_t p = 0; p < counts.size(); ++p)

@@ -9,8 +9,8 @@
 
 #include "cellshift/controller/policy.hpp"
 #include "cellshift/data/checkpoint.hpp"
-#include "cellshift/sim/collective_error.hpp"
 #include "cellshift/data/run_record.hpp"
+#include "cellshift/sim/collective_error.hpp"
 #include "cellshift/sim/cost_model.hpp"
 #include "cellshift/sim/element_parcel.hpp"
 #include "cellshift/sim/force_backend.hpp"
@@ -29,27 +29,27 @@
 namespace cellshift::sim {
 
 struct BalanceOptions {
-    std::int64_t slabs = 0;            // S: slabs along x (the balancer's slices);
-                                       // 0: one per bin column, Lx / bin edge
-    std::int64_t w_min = 2;            // minimum slabs per rank
+    std::int64_t slabs = 0;             // S: slabs along x (the balancer's slices);
+                                        // 0: one per bin column, Lx / bin edge
+    std::int64_t w_min = 2;             // minimum slabs per rank
     std::int64_t rebalance_every = 100; // steps between rebalancing events (0: never)
-    std::string policy = "static";     // registry name
-    std::string controller_file;       // for rnn
-    std::vector<std::string> params;   // POLICY.NAME=VALUE overrides of its parameters
-    std::string clock = "model";       // model | measured
+    std::string policy = "static";      // registry name
+    std::string controller_file;        // for rnn
+    std::vector<std::string> params;    // POLICY.NAME=VALUE overrides of its parameters
+    std::string clock = "model";        // model | measured
     CostModel cost;
 };
 
 // One rebalancing event, as the run record stores it.
 struct BalanceEvent {
     std::int64_t step = 0;
-    std::vector<double> rank_time;         // [P] of the interval that just ended
-    std::vector<std::int64_t> boundaries;  // [P+1] that governed it
-    std::vector<std::int64_t> elements;    // [P] owned at its end
-    double imbalance = 0.0;                // max/mean - 1 of rank_time
-    std::int64_t migrated_slices = 0;      // moved by this event's decision
-    std::int64_t migrated_elements = 0;    // elements that changed owner because of it
-    std::int64_t limited = 0;              // boundaries whose move w_min shortened
+    std::vector<double> rank_time;        // [P] of the interval that just ended
+    std::vector<std::int64_t> boundaries; // [P+1] that governed it
+    std::vector<std::int64_t> elements;   // [P] owned at its end
+    double imbalance = 0.0;               // max/mean - 1 of rank_time
+    std::int64_t migrated_slices = 0;     // moved by this event's decision
+    std::int64_t migrated_elements = 0;   // elements that changed owner because of it
+    std::int64_t limited = 0;             // boundaries whose move w_min shortened
 };
 
 // Sums over the run so far (rank 0's view), under both clocks whichever one the
@@ -68,8 +68,8 @@ struct ClockTotals {
 struct BalanceTotals {
     ClockTotals model, measured;
     std::int64_t steps = 0;
-    std::int64_t ghosts = 0;      // ghost elements received, summed over steps and ranks
-    std::int64_t divisions = 0;   // of the whole tissue
+    std::int64_t ghosts = 0;    // ghost elements received, summed over steps and ranks
+    std::int64_t divisions = 0; // of the whole tissue
     std::int64_t elements_added = 0;
     std::int64_t differentiations = 0;
     std::int64_t interactions = 0; // pair interactions, whole tissue
@@ -133,7 +133,7 @@ private:
     controller::Boundaries boundaries_;
     LocalView view_;
     ForceField forces_;
-    double interval_time_ = 0.0;       // this rank's time since the last event
+    double interval_time_ = 0.0;        // this rank's time since the last event
     std::vector<double> growth_events_; // [S] divisions since the last event (this rank's)
     std::int64_t interactions_since_report_ = 0;
     std::vector<BalanceEvent> events_;
