@@ -17,6 +17,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -217,6 +218,30 @@ int list_policies() {
 
 } // namespace
 
+// The report is a matplotlib script (no hand-written plotting); this runs it
+// with Debian's python3 and passes its exit code on.
+static int run_report(const std::string& in, const std::string& out) {
+    const std::string script = CELLSHIFT_REPORT_SCRIPT;
+    if (!std::filesystem::exists(script))
+        throw std::runtime_error(script + ": the report script is missing");
+    if (!std::filesystem::is_directory(in))
+        throw std::runtime_error(in + ": no such folder (run scripts/main.sh first)");
+    const auto quote = [](const std::string& s) {
+        std::string q = "'";
+        for (char c : s)
+            q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        return q + "'";
+    };
+    const std::string command = "/usr/bin/python3 -c 'import h5py, matplotlib' 2>/dev/null";
+    if (std::system(command.c_str()) != 0)
+        throw std::runtime_error("the report needs python3-matplotlib and python3-h5py "
+                                 "(bash scripts/setup.sh installs them)");
+    const int code = std::system(
+        ("/usr/bin/python3 " + quote(script) + " --in " + quote(in) + " --out " + quote(out))
+            .c_str());
+    return code == 0 ? 0 : 1;
+}
+
 int main(int argc, char** argv) {
     CLI::App app{"cellshift-eval: evaluate load-balancing policies on held-out scenarios and "
                  "user traces, and inspect cellshift files."};
@@ -325,6 +350,16 @@ int main(int argc, char** argv) {
         "inspect", "validate cellshift files (controller, trace, run record; .csv traces) and "
                    "print a one-line summary of each; exits non-zero on the first bad file");
     inspect->add_option("files", inspect_files, "files to check")->required();
+
+    std::string report_in = "out";
+    std::string report_out;
+    auto* report = app.add_subcommand(
+        "report", "one self-contained HTML page (plus Markdown, CSV and PNG figures) from the "
+                  "main job's outputs: controller table, imbalance over events, per-rank times, "
+                  "trade-off, force-kernel scaling, end-to-end summary, the tissue by rank "
+                  "(matplotlib and h5py, Debian's python3-matplotlib and python3-h5py)");
+    report->add_option("--in", report_in, "the main job's output folder")->capture_default_str();
+    report->add_option("--out", report_out, "folder for the report (default: IN/report)");
 
     std::vector<std::string> run_files;
     std::string runs_baseline = "static";
@@ -475,6 +510,9 @@ int main(int argc, char** argv) {
         }
         if (policies->parsed()) {
             return list_policies();
+        }
+        if (report->parsed()) {
+            return run_report(report_in, report_out.empty() ? report_in + "/report" : report_out);
         }
         if (runs->parsed()) {
             const auto rows = eval::compare_sim_runs(run_files, runs_baseline);

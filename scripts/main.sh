@@ -12,6 +12,7 @@
 # 5. the same table on the example workload trace (CSV -> HDF5 -> evaluation)
 # 6. a short end-to-end run of the SEM simulator on 4 MPI ranks under static,
 #    reactive and rnn (model clock), plus one on the measured clock
+# 7. a short force-kernel scaling benchmark, then the report (out/report/index.html)
 # Outputs (CSV, Markdown, JSON, run records, snapshots) go to out/.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -60,7 +61,16 @@ say "end to end: the SEM simulator on 4 MPI ranks, 1500 steps, static / reactive
 bash scripts/e2e.sh --ranks 4 --steps 1500 --policies "static reactive rnn" --out out/e2e \
     --controller "$controller"
 
+say "force kernels: element-steps/s against N (short benchmark)"
+mkdir -p out/bench
+build/eval/cellshift-bench-sem --section scaling --max-n 3e4 --repeats 1 > out/bench/sem_scaling.jsonl
+grep -c '"elements"' out/bench/sem_scaling.jsonl | sed 's/$/ scaling points in out\/bench\/sem_scaling.jsonl/'
+
+say "the report"
+$E report --in out --out out/report
+
 say "done"
+echo "report: out/report/index.html (and report.md, CSV, figures/)"
 echo "tables: out/eval/scenarios.md, out/stability/scenarios.md, out/trace/trace.md"
 echo "end to end: out/e2e/runs.md; tissue: out/e2e/tissue/tissue.xdmf (ParaView, coloured by rank)"
 echo "run records: out/eval/runs/ (cellshift-eval inspect FILE, h5dump -H FILE)"

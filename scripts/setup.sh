@@ -46,6 +46,7 @@ packages=(
     libopenmpi-dev openmpi-bin                   # simulator: MPI slab decomposition
     nlohmann-json3-dev                           # JSON output of the evaluator
     catch2                                       # tests (v2)
+    python3-matplotlib python3-h5py python3-numpy # the report's figures (cellshift-eval report)
 )
 [ "$with_torch" = ON ] && packages+=(libtorch-dev) # surrogate and trainer (CPU LibTorch)
 

@@ -1,0 +1,302 @@
+#!/usr/bin/python3
+"""cellshift report: one self-contained HTML page (plus Markdown and CSV beside it)
+from the main job's outputs in OUT (scripts/main.sh): the controller table per rank
+count, imbalance over events, per-rank time curves, the imbalance-vs-migration
+trade-off, the force-kernel scaling, the end-to-end summary and the grown tissue
+coloured by owning rank. Plots are matplotlib reading the HDF5 files with h5py.
+
+Usage: report.py --in OUT --out OUT/report [--machine TEXT]
+Every part is optional: a part whose inputs are missing is listed as missing.
+"""
+import argparse
+import base64
+import csv
+import glob
+import html
+import io
+import json
+import os
+import platform
+import sys
+
+import h5py
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+CORE = ["static", "reactive", "rnn"]
+
+
+def machine_line():
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, {platform.node()}"
+
+
+class Report:
+    def __init__(self, out, machine):
+        self.out = out
+        self.machine = machine
+        self.html = []
+        self.md = []
+        self.missing = []
+        os.makedirs(os.path.join(out, "figures"), exist_ok=True)
+
+    def section(self, title, text):
+        self.html.append(f"<h2>{html.escape(title)}</h2>\n<p>{html.escape(text)}</p>")
+        self.md.append(f"## {title}\n\n{text}\n")
+
+    def figure(self, fig, name, caption):
+        path = os.path.join(self.out, "figures", name + ".png")
+        fig.savefig(path, dpi=110, bbox_inches="tight")
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+        plt.close(fig)
+        data = base64.b64encode(buf.getvalue()).decode()
+        self.html.append(
+            f'<figure><img src="data:image/png;base64,{data}" alt="{html.escape(name)}">'
+            f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+        self.md.append(f"![{name}](figures/{name}.png)\n\n*{caption}*\n")
+
+    def table(self, header, rows, name):
+        with open(os.path.join(self.out, name + ".csv"), "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(header)
+            w.writerows(rows)
+        cells = "".join(f"<th>{html.escape(str(h))}</th>" for h in header)
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in r) + "</tr>"
+                       for r in rows)
+        self.html.append(f'<table><thead><tr>{cells}</tr></thead><tbody>{body}</tbody></table>'
+                         f'<p class="note">CSV: {html.escape(name)}.csv</p>')
+        self.md.append("| " + " | ".join(map(str, header)) + " |\n|" + " --- |" * len(header) +
+                       "\n" + "".join("| " + " | ".join(map(str, r)) + " |\n" for r in rows))
+
+    def lack(self, what, why):
+        self.missing.append(f"{what}: {why}")
+
+    def write(self, title):
+        style = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
+                 "table{border-collapse:collapse;margin:0.5em 0}td,th{border:1px solid #bbb;"
+                 "padding:3px 8px;text-align:right}th{background:#eee}figure{margin:1em 0}"
+                 "img{max-width:100%}figcaption{font-size:0.9em;color:#444}"
+                 ".note{font-size:0.85em;color:#666}")
+        missing = "".join(f"<li>{html.escape(m)}</li>" for m in self.missing)
+        page = (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{title}</title>"
+                f"<style>{style}</style></head><body><h1>{title}</h1>"
+                f"<p class='note'>Machine: {html.escape(self.machine)}</p>"
+                + "\n".join(self.html)
+                + (f"<h2>Not in this report</h2><ul>{missing}</ul>" if missing else "")
+                + "</body></html>")
+        tmp = os.path.join(self.out, ".index.html.tmp")
+        with open(tmp, "w") as f:
+            f.write(page)
+        os.replace(tmp, os.path.join(self.out, "index.html"))
+        md = f"# {title}\n\nMachine: {self.machine}\n\n" + "\n".join(self.md)
+        if self.missing:
+            md += "\n## Not in this report\n\n" + "".join(f"- {m}\n" for m in self.missing)
+        with open(os.path.join(self.out, "report.md"), "w") as f:
+            f.write(md)
+
+
+def read_csv(path):
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def controller_table(r, indir):
+    path = os.path.join(indir, "eval", "scenarios.csv")
+    if not os.path.exists(path):
+        return r.lack("controller table", f"{path} is missing (cellshift-eval scenarios)")
+    rows = read_csv(path)
+    r.section("Controller level: held-out scenarios",
+              "Every policy on the same held-out scenarios (evaluation seeds), per rank count P: "
+              "mean global imbalance (max/mean - 1 of the noise-free rank times), migrated slices "
+              "per 100-event rollout, events limited by w_min. Clock: workload (the scenario's "
+              "per-slice cost).")
+    r.table(["P", "policy", "imbalance %", "migrated slices", "limited events", "scenarios"],
+            [[x["ranks"], x["policy"], f'{float(x["imbalance_pct"]):.2f}',
+              f'{float(x["migrated_slices"]):.1f}', f'{float(x["limited_events"]):.1f}',
+              x["scenarios"]] for x in rows], "controller_table")
+    # The trade-off: every policy's imbalance against its migration, one panel per P.
+    ranks = sorted({int(x["ranks"]) for x in rows})
+    policies = list(dict.fromkeys(x["policy"] for x in rows))
+    colours = {p: plt.cm.tab10(k % 10) for k, p in enumerate(policies)}
+    markers = {"rnn": "*", "rnn-zero": "x", "oracle": "D"}
+    fig, axes = plt.subplots(1, len(ranks), figsize=(3.2 * len(ranks), 3.4), squeeze=False)
+    for ax, P in zip(axes[0], ranks):
+        for x in (x for x in rows if int(x["ranks"]) == P):
+            m, i = float(x["migrated_slices"]), float(x["imbalance_pct"])
+            ax.scatter([max(m, 0.5)], [i], s=60 if x["policy"] == "rnn" else 28,
+                       marker=markers.get(x["policy"], "o"), color=colours[x["policy"]],
+                       label=x["policy"])
+        ax.set_xscale("log")
+        ax.set_title(f"P = {P}")
+        ax.set_xlabel("migrated slices per rollout")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8,
+               bbox_to_anchor=(0.5, -0.08))
+    axes[0][0].set_ylabel("mean imbalance [%]")
+    sweep = os.path.join(indir, "sweep", "sweep.csv")
+    if os.path.exists(sweep):
+        r.lack("sweep curve", "drawn separately (out/sweep)")
+    else:
+        r.lack("lambda sweep and baseline sweep curves",
+               "no out/sweep/sweep.csv (cellshift-eval sweep) or lambda-sweep controllers in OUT")
+    fig.tight_layout()
+    r.figure(fig, "tradeoff", "Imbalance against migration per policy and rank count "
+             f"(controller level, workload clock; {r.machine}). Lower left is better; policies "
+             "with no migration are drawn at 0.5.")
+
+
+def events_figures(r, indir):
+    files = sorted(glob.glob(os.path.join(indir, "eval", "runs", "scenarios_P16_*.h5")))
+    if not files:
+        return r.lack("imbalance over events", "no out/eval/runs/scenarios_P16_*.h5 (--records)")
+    fig, ax = plt.subplots(figsize=(8, 3.6))
+    for path in files:
+        with h5py.File(path, "r") as f:
+            name = f.attrs["policy"]
+            name = name.decode() if isinstance(name, bytes) else name
+            ax.plot(100 * f["imbalance"][:], label=name, lw=1.6 if name in CORE else 0.9)
+    ax.set_xlabel("rebalancing event")
+    ax.set_ylabel("global imbalance [%]")
+    ax.set_yscale("symlog", linthresh=1)
+    ax.legend(fontsize=7, ncol=5)
+    r.section("Imbalance over events", "One held-out scenario at P = 16, every policy "
+              "(controller level, workload clock).")
+    r.figure(fig, "imbalance_over_events", f"Global imbalance per event, P = 16, one held-out "
+             f"scenario (workload clock; {r.machine}).")
+    fig, axes = plt.subplots(1, 3, figsize=(12, 3.4), sharey=True)
+    for ax, name in zip(axes, CORE):
+        path = os.path.join(indir, "eval", "runs", f"scenarios_P16_{name}.h5")
+        if not os.path.exists(path):
+            ax.set_title(f"{name}: missing")
+            continue
+        with h5py.File(path, "r") as f:
+            t = f["rank_time"][:]
+        ax.plot(t / t.mean(axis=1, keepdims=True), lw=0.8)
+        ax.set_title(name)
+        ax.set_xlabel("rebalancing event")
+    axes[0].set_ylabel("rank time / mean rank time")
+    r.figure(fig, "rank_times", "Per-rank time relative to the mean, each line one of 16 ranks "
+             f"(the paper's dynamic-balancing figure; workload clock; {r.machine}).")
+
+
+def scaling_figure(r, indir):
+    path = os.path.join(indir, "bench", "sem_scaling.jsonl")
+    if not os.path.exists(path):
+        return r.lack("force-kernel scaling", f"{path} is missing (cellshift-bench-sem)")
+    curves = {}
+    with open(path) as f:
+        for line in f:
+            try:
+                x = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if x.get("section") == "scaling" and "elements" in x:
+                curves.setdefault(x["backend"], []).append((x["elements"], x["element_steps_per_s"]))
+    if not curves:
+        return r.lack("force-kernel scaling", f"{path} holds no scaling rows")
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for name, pts in sorted(curves.items()):
+        pts.sort()
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", label=name)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("elements N")
+    ax.set_ylabel("element-steps per second")
+    ax.legend()
+    r.section("Force kernels", "Element-steps per second of every backend against N on the fcc "
+              "lattice of LAMMPS' bench deck (cellshift-bench-sem --section scaling).")
+    r.figure(fig, "scaling", f"Force-kernel throughput, log-log (measured clock; {r.machine}).")
+
+
+def e2e_parts(r, indir):
+    path = os.path.join(indir, "e2e", "runs.csv")
+    if not os.path.exists(path):
+        return r.lack("end-to-end summary", f"{path} is missing (scripts/e2e.sh)")
+    rows = read_csv(path)
+    r.section("End to end: the SEM simulator under MPI",
+              "The same tissue on P ranks under each policy (scripts/e2e.sh). Runtime is the sum "
+              "over steps of the slowest rank's time plus migration; the model clock is the "
+              "calibrated cost model, the measured clock the ranks' steady-clock busy time.")
+    r.table(["policy", "clock seen", "ranks", "mean imbalance %", "runtime, model [s]",
+             "vs static", "runtime, measured [s]", "wall [s]", "migrated slabs"],
+            [[x["policy"], x["clock"], x["ranks"], f'{100 * float(x["mean_imbalance"]):.2f}',
+              f'{float(x["model_runtime_s"]):.3f}',
+              ("-" if x["runtime_vs_baseline"] in ("nan", "") else
+               f'{100 * float(x["runtime_vs_baseline"]):+.1f}%'),
+              f'{float(x["measured_runtime_s"]):.3f}', f'{float(x["wall_s"]):.1f}',
+              x["migrated_slices"]] for x in rows], "e2e_table")
+    fig, axes = plt.subplots(1, 3, figsize=(12, 3.4), sharey=True)
+    for ax, name in zip(axes, CORE):
+        f_path = os.path.join(indir, "e2e", f"{name}.h5")
+        if not os.path.exists(f_path):
+            ax.set_title(f"{name}: missing")
+            continue
+        with h5py.File(f_path, "r") as f:
+            t = f["rank_time"][:]
+        ax.plot(t / t.mean(axis=1, keepdims=True), lw=0.9)
+        ax.set_title(f"{name} (simulator)")
+        ax.set_xlabel("rebalancing event")
+    axes[0].set_ylabel("rank time / mean rank time")
+    r.figure(fig, "e2e_rank_times", "Per-rank time relative to the mean in the simulator, one "
+             f"line per rank (model clock; {r.machine}).")
+    snaps = sorted(glob.glob(os.path.join(indir, "e2e", "tissue", "snapshot_*.h5")))
+    if not snaps:
+        return r.lack("tissue picture", "no out/e2e/tissue/snapshot_*.h5")
+    with h5py.File(snaps[-1], "r") as f:
+        pos = f["positions"][:]
+        rank = f["rank"][:] if "rank" in f else np.zeros(len(pos))
+        step = int(f.attrs["step"])
+        domain = f.attrs["domain"]
+    fig, axes = plt.subplots(2, 1, figsize=(12, 4.2), sharex=True)
+    for ax, (j, label) in zip(axes, [(1, "y"), (2, "z")]):
+        sc = ax.scatter(pos[:, 0], pos[:, j], c=rank, s=2, cmap="tab10", vmin=-0.5,
+                        vmax=9.5)
+        ax.set_ylabel(f"{label} [element diameters]")
+        ax.set_ylim(0, domain[j] if j == 1 else max(pos[:, 2].max() * 1.1, 1))
+    axes[1].set_xlabel("x [element diameters] (the decomposed axis)")
+    fig.colorbar(sc, ax=axes, label="owning rank")
+    r.figure(fig, "tissue", f"The grown tissue at step {step} ({len(pos)} elements) seen from "
+             f"above (x-y) and from the side (x-z), coloured by owning rank (measured-clock rnn "
+             f"run of scripts/e2e.sh; {r.machine}).")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--in", dest="indir", required=True, help="the main job's output folder")
+    ap.add_argument("--out", required=True, help="folder for index.html, report.md, CSV, PNG")
+    ap.add_argument("--machine", default=machine_line(), help="machine line for the captions")
+    a = ap.parse_args()
+    if not os.path.isdir(a.indir):
+        print(f"cellshift-eval report: error: {a.indir}: no such folder", file=sys.stderr)
+        return 1
+    r = Report(a.out, a.machine)
+    controller_table(r, a.indir)
+    events_figures(r, a.indir)
+    e2e_parts(r, a.indir)
+    scaling_figure(r, a.indir)
+    r.write("cellshift report")
+    print(f"report: {os.path.join(a.out, 'index.html')} (also report.md, *.csv, figures/)")
+    for m in r.missing:
+        print(f"  not in it: {m}")
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except Exception as error:  # one line, never a traceback (the tools' error contract)
+        print(f"cellshift-eval report: error: {str(error).splitlines()[0] if str(error) else type(error).__name__}",
+              file=sys.stderr)
+        sys.exit(1)
