@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # The README's main command: set up, build, and run the main job.
 #
-#   scripts/main.sh [--count N] [--train STEPS]
+#   scripts/main.sh [--count N] [--train STEPS] [--shipped]
 #
 # 1. scripts/setup.sh (Debian packages, build into build/)
-# 2. with --train: train a controller from scratch (progress bar) into
-#    out/train/gru24.h5 and use it; otherwise the shipped data/controllers/gru24.h5
+# 2. train a small controller from scratch (--train STEPS, default 150; progress bar)
+#    into out/train/gru24.h5 and use it; --shipped uses data/controllers/gru24.h5
+#    (1,200 steps, the README's figures) instead
 # 3. controller-level evaluation on held-out scenarios, P = 2..32, every policy
 #    (the trained rnn, the clairvoyant oracle, and rnn-zero, which must equal reactive)
-# 4. the 400-event stability rollout at P = 16
+# 4. the 400-event stability rollout at P = 16, and the reactive and seam
+#    parameter sweeps at P = 16 (their imbalance-vs-migration curves)
 # 5. the same table on the example workload trace (CSV -> HDF5 -> evaluation)
 # 6. a short end-to-end run of the SEM simulator on 4 MPI ranks under static,
 #    reactive and rnn (model clock), plus one on the measured clock
@@ -18,12 +20,13 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 count=20
-train=0
+train=150
 while [ $# -gt 0 ]; do
     case $1 in
         --count) count=$2; shift 2 ;;
         --train) train=$2; shift 2 ;;
-        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --shipped) train=0; shift ;;
+        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "main.sh: error: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -38,8 +41,12 @@ build/sim/cellshift-sim --version
 build/sim/cellshift-sim devices
 
 controller=data/controllers/gru24.h5
+if [ "$train" -gt 0 ] && [ ! -x build/trainer/cellshift-train ]; then
+    echo "main.sh: no trainer in this build (LibTorch off): using the shipped controller"
+    train=0
+fi
 if [ "$train" -gt 0 ]; then
-    say "training a controller from scratch: $train steps"
+    say "training a small controller from scratch: $train steps (--shipped uses data/controllers/gru24.h5)"
     build/trainer/cellshift-train --steps "$train" --out out/train/gru24.h5
     controller=out/train/gru24.h5
 fi
@@ -50,6 +57,12 @@ $E scenarios --count "$count" --events 100 --ranks 2,4,8,16,32 --out out/eval \
 
 say "stability: 400-event rollouts at P = 16"
 $E scenarios --count 5 --events 400 --ranks 16 --out out/stability -q --controller "$controller"
+
+say "parameter sweeps at P = 16: reactive (alpha x tau) and seam (rho x delta)"
+$E sweep -q --policy reactive --grid alpha=0.1,0.2,0.4,0.6,1.0,1.5 --grid tau=0.05,0.1,0.15,0.3 \
+    --ranks 16 --events 100 --count "$count" --seeds evaluation --out out/sweep/reactive | tail -1
+$E sweep -q --policy seam --grid rho=0.05,0.1,0.2,0.4 --grid delta=1,2,4 \
+    --ranks 16 --events 100 --count "$count" --seeds evaluation --out out/sweep/seam | tail -1
 
 say "a user trace: data/examples/spreading_cluster.csv"
 $E convert-trace data/examples/spreading_cluster.csv out/spreading_cluster.h5 \
@@ -68,6 +81,11 @@ grep -c '"elements"' out/bench/sem_scaling.jsonl | sed 's/$/ scaling points in o
 
 say "the report"
 $E report --in out --out out/report
+
+say "headline: held-out scenarios at P = 16 (controller level) and the end-to-end runs"
+awk '/^### P = 16/{on=1} /^### P/&&!/P = 16/{on=0} on' out/eval/scenarios.md
+echo
+cat out/e2e/runs.md
 
 say "done"
 echo "report: out/report/index.html (and report.md, CSV, figures/)"
