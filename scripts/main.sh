@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's main command: set up, build, and run the main job.
 #
-#   scripts/main.sh [--count N] [--train STEPS] [--shipped]
+#   scripts/main.sh [--count N] [--train STEPS] [--shipped] [--lambda-sweep]
 #
 # 1. scripts/setup.sh (Debian packages, build into build/)
 # 2. train a small controller from scratch (--train STEPS, default 150; progress bar)
@@ -14,19 +14,23 @@
 # 5. the same table on the example workload trace (CSV -> HDF5 -> evaluation)
 # 6. a short end-to-end run of the SEM simulator on 4 MPI ranks under static,
 #    reactive and rnn (model clock), plus one on the measured clock
-# 7. a short force-kernel scaling benchmark, then the report (out/report/index.html)
+# 7. a short force-kernel scaling benchmark, then the report (out/report/index.html);
+#    --lambda-sweep first trains and evaluates rnn controllers at five lambdas
+#    (scripts/lambda_sweep.sh, about 3 more minutes) for the trade-off figure
 # Outputs (CSV, Markdown, JSON, run records, snapshots) go to out/.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 count=20
 train=150
+lambda_sweep=0
 while [ $# -gt 0 ]; do
     case $1 in
         --count) count=$2; shift 2 ;;
         --train) train=$2; shift 2 ;;
         --shipped) train=0; shift ;;
-        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --lambda-sweep) lambda_sweep=1; shift ;;
+        -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "main.sh: error: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -78,6 +82,11 @@ say "force kernels: element-steps/s against N (short benchmark)"
 mkdir -p out/bench
 build/eval/cellshift-bench-sem --section scaling --max-n 3e4 --repeats 1 > out/bench/sem_scaling.jsonl
 grep -c '"elements"' out/bench/sem_scaling.jsonl | sed 's/$/ scaling points in out\/bench\/sem_scaling.jsonl/'
+
+if [ "$lambda_sweep" = 1 ]; then
+    say "the rnn's lambda sweep (scripts/lambda_sweep.sh)"
+    bash scripts/lambda_sweep.sh --count "$count"
+fi
 
 say "the report"
 $E report --in out --out out/report

@@ -174,6 +174,19 @@ def sweep_figure(r, indir):
         ax.scatter([max(float(x["migrated_slices"]), 0.5)], [float(x["imbalance_pct"])],
                    s=90 if x["policy"] == "rnn" else 35, color=plt.cm.tab10(k % 10),
                    marker="*" if x["policy"] == "rnn" else "o", label=x["policy"])
+    lambdas = []
+    for path in glob.glob(os.path.join(indir, "lambda", "lambda_*", "scenarios.csv")):
+        lam = float(os.path.basename(os.path.dirname(path))[len("lambda_"):])
+        for x in read_csv(path):
+            if int(x["ranks"]) == 16 and x["policy"] == "rnn":
+                lambdas.append((lam, float(x["migrated_slices"]), float(x["imbalance_pct"])))
+    if lambdas:
+        lambdas.sort()
+        ax.plot([max(m, 0.5) for _, m, _ in lambdas], [i for _, _, i in lambdas], "-*",
+                color="#17becf", alpha=0.7, label="rnn, lambda sweep (scripts/lambda_sweep.sh)")
+        for lam, m, i in lambdas:
+            ax.annotate(f"{lam:g}", (max(m, 0.5), i), fontsize=7, xytext=(4, -8),
+                        textcoords="offset points", color="#0e7c86")
     ax.set_xscale("log")
     ax.set_xlabel("migrated slices per 100-event rollout")
     ax.set_ylabel("mean imbalance [%]")
@@ -181,11 +194,12 @@ def sweep_figure(r, indir):
     r.section("Imbalance against migration at P = 16",
               "The default of every policy, and every setting of the swept baselines (reactive: "
               "alpha x tau; seam: rho x delta) on the same held-out scenarios, so the rnn is "
-              "compared with the best each baseline can do. A sweep of the trainer's migration "
-              "weight lambda is not in this report yet.")
+              "compared with the best each baseline can do; with scripts/lambda_sweep.sh, also "
+              "rnn controllers trained at several migration weights lambda (labels).")
     r.figure(fig, "tradeoff_P16", "Imbalance-vs-migration trade-off at P = 16 (controller "
              f"level, workload clock; {r.machine}); lower left is better.")
-    r.lack("lambda sweep", "no controllers trained at several --lambda in OUT")
+    if not lambdas:
+        r.lack("lambda sweep", "no out/lambda/lambda_*/scenarios.csv (scripts/lambda_sweep.sh)")
 
 
 def events_figures(r, indir):
