@@ -132,6 +132,7 @@ int main(int argc, char** argv) {
     run->add_flag("-q,--quiet", run_options.quiet, "no progress bar")->group(run_group);
 
     cellshift::sim::BalanceOptions balance;
+    balance.controller_file = CELLSHIFT_SHIPPED_CONTROLLER; // as in cellshift-eval
     std::string policies;
     for (const auto& style : cellshift::controller::policy_styles()) {
         if (!style.clairvoyant)
@@ -158,7 +159,7 @@ int main(int argc, char** argv) {
                     "reactive.ds_max_fraction=0.2 (cellshift-eval policies lists them)")
         ->group(lb);
     run->add_option("--controller", balance.controller_file,
-                    "controller file (HDF5) for --policy rnn")
+                    "controller file for the `rnn` policy (default: the shipped gru24.h5)")
         ->group(lb);
     run->add_option("--clock", balance.clock,
                     "rank times the policy sees: model (calibrated cost model, reproducible) or "
