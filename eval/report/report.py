@@ -182,11 +182,13 @@ def sweep_figure(r, indir):
                 lambdas.append((lam, float(x["migrated_slices"]), float(x["imbalance_pct"])))
     if lambdas:
         lambdas.sort()
-        ax.plot([max(m, 0.5) for _, m, _ in lambdas], [i for _, _, i in lambdas], "-*",
-                color="#17becf", alpha=0.7, label="rnn, lambda sweep (scripts/lambda_sweep.sh)")
-        for lam, m, i in lambdas:
-            ax.annotate(f"{lam:g}", (max(m, 0.5), i), fontsize=7, xytext=(4, -8),
-                        textcoords="offset points", color="#0e7c86")
+        # Points shaded from light (small lambda) to dark; the values are in the table
+        # below the figure (labels on clustered points would overlap).
+        ax.plot([max(m, 0.5) for _, m, _ in lambdas], [i for _, _, i in lambdas], "-",
+                color="#17becf", alpha=0.5, label="rnn, lambda sweep (light to dark: small to large)")
+        ax.scatter([max(m, 0.5) for _, m, _ in lambdas], [i for _, _, i in lambdas], s=30,
+                   c=np.linspace(0.3, 1.0, len(lambdas)), cmap="GnBu", vmin=0, vmax=1,
+                   edgecolor="#0e7c86", zorder=3)
     ax.set_xscale("log")
     ax.set_xlabel("migrated slices per 100-event rollout")
     ax.set_ylabel("mean imbalance [%]")
@@ -198,6 +200,9 @@ def sweep_figure(r, indir):
               "rnn controllers trained at several migration weights lambda (labels).")
     r.figure(fig, "tradeoff_P16", "Imbalance-vs-migration trade-off at P = 16 (controller "
              f"level, workload clock; {r.machine}); lower left is better.")
+    if lambdas:
+        r.table(["lambda", "migrated slices", "imbalance %"],
+                [[f"{lam:g}", f"{m:.1f}", f"{i:.2f}"] for lam, m, i in lambdas], "lambda_sweep")
     if not lambdas:
         r.lack("lambda sweep", "no out/lambda/lambda_*/scenarios.csv (scripts/lambda_sweep.sh)")
 
@@ -253,7 +258,8 @@ def scaling_figure(r, indir):
                 x = json.loads(line)
             except json.JSONDecodeError:
                 continue
-            if x.get("section") == "scaling" and "elements" in x:
+            # Throughput rows only (the fit and ratio rows have other keys).
+            if x.get("section") == "scaling" and "backend" in x and "element_steps_per_s" in x:
                 curves.setdefault(x["backend"], []).append((x["elements"], x["element_steps_per_s"]))
     if not curves:
         return r.lack("force-kernel scaling", f"{path} holds no scaling rows")
@@ -310,14 +316,16 @@ def e2e_parts(r, indir):
         rank = f["rank"][:] if "rank" in f else np.zeros(len(pos))
         step = int(f.attrs["step"])
         domain = f.attrs["domain"]
+    ranks = int(rank.max()) + 1
+    cmap = matplotlib.colors.ListedColormap([plt.cm.tab10(k % 10) for k in range(ranks)])
     fig, axes = plt.subplots(2, 1, figsize=(12, 4.2), sharex=True)
     for ax, (j, label) in zip(axes, [(1, "y"), (2, "z")]):
-        sc = ax.scatter(pos[:, 0], pos[:, j], c=rank, s=2, cmap="tab10", vmin=-0.5,
-                        vmax=9.5)
+        sc = ax.scatter(pos[:, 0], pos[:, j], c=rank, s=2, cmap=cmap, vmin=-0.5,
+                        vmax=ranks - 0.5)
         ax.set_ylabel(f"{label} [element diameters]")
         ax.set_ylim(0, domain[j] if j == 1 else max(pos[:, 2].max() * 1.1, 1))
     axes[1].set_xlabel("x [element diameters] (the decomposed axis)")
-    fig.colorbar(sc, ax=axes, label="owning rank")
+    fig.colorbar(sc, ax=axes, label="owning rank", ticks=range(ranks))
     r.figure(fig, "tissue", f"The grown tissue at step {step} ({len(pos)} elements) seen from "
              f"above (x-y) and from the side (x-z), coloured by owning rank (measured-clock rnn "
              f"run of scripts/e2e.sh; {r.machine}).")
@@ -349,6 +357,6 @@ if __name__ == "__main__":
     try:
         sys.exit(main())
     except Exception as error:  # one line, never a traceback (the tools' error contract)
-        print(f"cellshift-eval report: error: {str(error).splitlines()[0] if str(error) else type(error).__name__}",
-              file=sys.stderr)
+        text = str(error).splitlines()[0] if str(error) else ""
+        print(f"cellshift-eval report: error: {type(error).__name__}: {text}", file=sys.stderr)
         sys.exit(1)
