@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's main command: set up, build, and run the main job.
 #
-#   scripts/main.sh [--count N] [--train STEPS] [--shipped] [--lambda-sweep]
+#   scripts/main.sh [--count N] [--train STEPS] [--shipped] [--no-lambda-sweep]
 #
 # 1. scripts/setup.sh (Debian packages, build into build/)
 # 2. train a small controller from scratch (--train STEPS, default 150; progress bar)
@@ -14,22 +14,22 @@
 # 5. the same table on the example workload trace (CSV -> HDF5 -> evaluation)
 # 6. a short end-to-end run of the SEM simulator on 4 MPI ranks under static,
 #    reactive and rnn (model clock), plus one on the measured clock
-# 7. a short force-kernel scaling benchmark, then the report (out/report/index.html);
-#    --lambda-sweep first trains and evaluates rnn controllers at five lambdas
-#    (scripts/lambda_sweep.sh, about 3 more minutes) for the trade-off figure
+# 7. the rnn's lambda sweep (three small controllers at lambda 1e-4, 2e-3, 5e-2,
+#    evaluated at P = 16; --no-lambda-sweep skips it), a short force-kernel
+#    scaling benchmark, then the report (out/report/index.html)
 # Outputs (CSV, Markdown, JSON, run records, snapshots) go to out/.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 count=20
 train=150
-lambda_sweep=0
+lambda_sweep=1
 while [ $# -gt 0 ]; do
     case $1 in
         --count) count=$2; shift 2 ;;
         --train) train=$2; shift 2 ;;
         --shipped) train=0; shift ;;
-        --lambda-sweep) lambda_sweep=1; shift ;;
+        --no-lambda-sweep) lambda_sweep=0; shift ;;
         -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "main.sh: error: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
@@ -85,7 +85,8 @@ grep -c '"elements"' out/bench/sem_scaling.jsonl | sed 's/$/ scaling points in o
 
 if [ "$lambda_sweep" = 1 ]; then
     say "the rnn's lambda sweep (scripts/lambda_sweep.sh)"
-    bash scripts/lambda_sweep.sh --count "$count"
+    bash scripts/lambda_sweep.sh --count "$count" --steps "$((train > 0 ? train : 150))" \
+        --lambdas "0.0001 0.002 0.05"
 fi
 
 say "the report"
