@@ -83,7 +83,7 @@ mkdir -p out/bench
 build/eval/cellshift-bench-sem --section scaling --max-n 3e4 --repeats 1 > out/bench/sem_scaling.jsonl
 grep -c '"elements"' out/bench/sem_scaling.jsonl | sed 's/$/ scaling points in out\/bench\/sem_scaling.jsonl/'
 
-if [ "$lambda_sweep" = 1 ]; then
+if [ "$lambda_sweep" = 1 ] && [ -x build/trainer/cellshift-train ]; then
     say "the rnn's lambda sweep (scripts/lambda_sweep.sh)"
     bash scripts/lambda_sweep.sh --count "$count" --steps "$((train > 0 ? train : 150))" \
         --lambdas "0.0001 0.002 0.05"
