@@ -1,6 +1,11 @@
 # Helpers shared by every cellshift target: warnings and sanitizers in one place.
 
 # Sanitizers apply to the whole build (every object must be instrumented alike).
+if(CELLSHIFT_FUZZ)
+    # Coverage feedback from every library the fuzz targets reach, not only from
+    # the target's own file.
+    add_compile_options("$<$<COMPILE_LANGUAGE:C,CXX>:-fsanitize=fuzzer-no-link>")
+endif()
 if(CELLSHIFT_SANITIZE)
     message(STATUS "cellshift: building with AddressSanitizer + UndefinedBehaviorSanitizer")
     set(_cellshift_sanitize_flags -fsanitize=address,undefined -fno-omit-frame-pointer
