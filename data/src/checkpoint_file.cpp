@@ -3,6 +3,7 @@
 #include "cellshift/data/error.hpp"
 
 #include "checks.hpp"
+#include "guarded_read.hpp"
 #include "hdf5_io.hpp"
 
 #include <algorithm>
@@ -134,7 +135,7 @@ void write_checkpoint(const std::string& path, const Checkpoint& c) {
     });
 }
 
-Checkpoint read_checkpoint(const std::string& path) {
+static Checkpoint read_checkpoint_in_process(const std::string& path) {
     h5::Reader in(path, kCheckpointFormat, kCheckpointFormatVersion);
     Checkpoint c;
     c.step = in.int_attribute("/", "step");
@@ -155,6 +156,11 @@ Checkpoint read_checkpoint(const std::string& path) {
     c.balancer_state = read_arrays(in, "balancer_state");
     validate(c, path);
     return c;
+}
+
+// The HDF5 library first reads the file in a child (guarded_read.hpp).
+Checkpoint read_checkpoint(const std::string& path) {
+    return detail::guarded_read(path, [&] { return read_checkpoint_in_process(path); });
 }
 
 } // namespace cellshift::data

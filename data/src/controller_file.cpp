@@ -2,6 +2,7 @@
 
 #include "cellshift/data/error.hpp"
 #include "checks.hpp"
+#include "guarded_read.hpp"
 #include "hdf5_io.hpp"
 
 #include <cmath>
@@ -62,7 +63,7 @@ void validate(const Controller& c, const std::string& where) {
     }
 }
 
-Controller read_controller(const std::string& path) {
+static Controller read_controller_in_process(const std::string& path) {
     h5::Reader in(path, kControllerFormat, kControllerFormatVersion);
     Controller c;
     c.feature_names = in.string_list_attribute("/", "feature_names");
@@ -134,6 +135,11 @@ void write_controller(const std::string& path, const Controller& c) {
         out.attribute("training", "config", c.training.config);
         out.vector("training/loss_history", c.training.loss_history);
     });
+}
+
+// The HDF5 library first reads the file in a child (guarded_read.hpp).
+Controller read_controller(const std::string& path) {
+    return detail::guarded_read(path, [&] { return read_controller_in_process(path); });
 }
 
 } // namespace cellshift::data

@@ -1,10 +1,11 @@
 #include "cellshift/data/file_info.hpp"
 
+#include "guarded_read.hpp"
 #include "hdf5_io.hpp"
 
 namespace cellshift::data {
 
-FileInfo read_file_info(const std::string& path) {
+static FileInfo read_file_info_in_process(const std::string& path) {
     h5::Reader in(path);
     if (!in.has_attribute("/", "format")) {
         in.fail("not a cellshift file (no root attribute 'format')");
@@ -16,6 +17,11 @@ FileInfo read_file_info(const std::string& path) {
     }
     info.format_version = in.int_attribute("/", "format_version");
     return info;
+}
+
+// The HDF5 library first reads the file in a child (guarded_read.hpp).
+FileInfo read_file_info(const std::string& path) {
+    return detail::guarded_read(path, [&] { return read_file_info_in_process(path); });
 }
 
 } // namespace cellshift::data

@@ -2,6 +2,7 @@
 
 #include "cellshift/data/error.hpp"
 #include "checks.hpp"
+#include "guarded_read.hpp"
 #include "hdf5_io.hpp"
 
 #include <algorithm>
@@ -64,7 +65,7 @@ void validate(const RunRecord& r, const std::string& where) {
     }
 }
 
-RunRecord read_run_record(const std::string& path) {
+static RunRecord read_run_record_in_process(const std::string& path) {
     h5::Reader in(path, kRunRecordFormat, kRunRecordFormatVersion);
     RunRecord r;
     r.rank_time = in.matrix("rank_time");
@@ -134,6 +135,11 @@ void write_run_record(const std::string& path, const RunRecord& r) {
             out.attribute("totals", "ghosts", t.ghosts);
         }
     });
+}
+
+// The HDF5 library first reads the file in a child (guarded_read.hpp).
+RunRecord read_run_record(const std::string& path) {
+    return detail::guarded_read(path, [&] { return read_run_record_in_process(path); });
 }
 
 } // namespace cellshift::data

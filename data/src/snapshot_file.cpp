@@ -4,6 +4,7 @@
 #include "cellshift/data/error.hpp"
 
 #include "checks.hpp"
+#include "guarded_read.hpp"
 #include "hdf5_io.hpp"
 
 #include <cmath>
@@ -59,7 +60,7 @@ void write_snapshot(const std::string& path, const Snapshot& s) {
     });
 }
 
-Snapshot read_snapshot(const std::string& path) {
+static Snapshot read_snapshot_in_process(const std::string& path) {
     h5::Reader in(path, kSnapshotFormat, kSnapshotFormatVersion);
     Snapshot s;
     s.step = in.int_attribute("/", "step");
@@ -110,6 +111,11 @@ std::string xdmf_document(const std::vector<XdmfFrame>& frames) {
 
 void write_xdmf(const std::string& path, const std::vector<XdmfFrame>& frames) {
     write_text_atomically(path, xdmf_document(frames));
+}
+
+// The HDF5 library first reads the file in a child (guarded_read.hpp).
+Snapshot read_snapshot(const std::string& path) {
+    return detail::guarded_read(path, [&] { return read_snapshot_in_process(path); });
 }
 
 } // namespace cellshift::data

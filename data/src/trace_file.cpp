@@ -2,6 +2,7 @@
 
 #include "cellshift/data/error.hpp"
 #include "checks.hpp"
+#include "guarded_read.hpp"
 #include "hdf5_io.hpp"
 
 #include <algorithm>
@@ -30,7 +31,7 @@ void validate(const Trace& t, const std::string& where) {
     }
 }
 
-Trace read_trace_hdf5(const std::string& path) {
+static Trace read_trace_hdf5_in_process(const std::string& path) {
     h5::Reader in(path, kTraceFormat, kTraceFormatVersion);
     Trace t;
     t.workload = in.matrix("workload");
@@ -76,6 +77,11 @@ void write_trace(const std::string& path, const Trace& t) {
             out.vector("cycle_phase", *t.cycle_phase);
         }
     });
+}
+
+// The HDF5 library first reads the file in a child (guarded_read.hpp).
+Trace read_trace_hdf5(const std::string& path) {
+    return detail::guarded_read(path, [&] { return read_trace_hdf5_in_process(path); });
 }
 
 } // namespace cellshift::data
