@@ -155,6 +155,24 @@ def controller_table(r, indir):
              "with no migration are drawn at 0.5.")
 
 
+def rank_time_panels(path_of, suffix):
+    """static / reactive / rnn side by side: each rank's time over the mean, per event
+    (the paper's dynamic-balancing figure), from the run records path_of(policy)."""
+    fig, axes = plt.subplots(1, 3, figsize=(12, 3.4), sharey=True)
+    for ax, name in zip(axes, CORE):
+        path = path_of(name)
+        if not os.path.exists(path):
+            ax.set_title(f"{name}: missing")
+            continue
+        with h5py.File(path, "r") as f:
+            t = f["rank_time"][:]
+        ax.plot(t / t.mean(axis=1, keepdims=True), lw=0.9)
+        ax.set_title(name + suffix)
+        ax.set_xlabel("rebalancing event")
+    axes[0].set_ylabel("rank time / mean rank time")
+    return fig
+
+
 def sweep_figure(r, indir):
     """Every policy at P = 16 against the whole curves of the swept baselines."""
     sweeps = {name: os.path.join(indir, "sweep", name, "sweep.csv") for name in ("reactive", "seam")}
@@ -231,18 +249,8 @@ def events_figures(r, indir):
               "policy's run record is in out/eval/runs).")
     r.figure(fig, "imbalance_over_events", f"Global imbalance per event, P = 16, one held-out "
              f"scenario (workload clock; {r.machine}).")
-    fig, axes = plt.subplots(1, 3, figsize=(12, 3.4), sharey=True)
-    for ax, name in zip(axes, CORE):
-        path = os.path.join(indir, "eval", "runs", f"scenarios_P16_{name}.h5")
-        if not os.path.exists(path):
-            ax.set_title(f"{name}: missing")
-            continue
-        with h5py.File(path, "r") as f:
-            t = f["rank_time"][:]
-        ax.plot(t / t.mean(axis=1, keepdims=True), lw=0.8)
-        ax.set_title(name)
-        ax.set_xlabel("rebalancing event")
-    axes[0].set_ylabel("rank time / mean rank time")
+    fig = rank_time_panels(lambda name: os.path.join(indir, "eval", "runs",
+                                                     f"scenarios_P16_{name}.h5"), "")
     r.figure(fig, "rank_times", "Per-rank time relative to the mean, each line one of 16 ranks "
              f"(the paper's dynamic-balancing figure; workload clock; {r.machine}).")
 
@@ -294,18 +302,7 @@ def e2e_parts(r, indir):
                f'{100 * float(x["runtime_vs_baseline"]):+.1f}%'),
               f'{float(x["measured_runtime_s"]):.3f}', f'{float(x["wall_s"]):.1f}',
               x["migrated_slices"]] for x in rows], "e2e_table")
-    fig, axes = plt.subplots(1, 3, figsize=(12, 3.4), sharey=True)
-    for ax, name in zip(axes, CORE):
-        f_path = os.path.join(indir, "e2e", f"{name}.h5")
-        if not os.path.exists(f_path):
-            ax.set_title(f"{name}: missing")
-            continue
-        with h5py.File(f_path, "r") as f:
-            t = f["rank_time"][:]
-        ax.plot(t / t.mean(axis=1, keepdims=True), lw=0.9)
-        ax.set_title(f"{name} (simulator)")
-        ax.set_xlabel("rebalancing event")
-    axes[0].set_ylabel("rank time / mean rank time")
+    fig = rank_time_panels(lambda name: os.path.join(indir, "e2e", f"{name}.h5"), " (simulator)")
     r.figure(fig, "e2e_rank_times", "Per-rank time relative to the mean in the simulator, one "
              f"line per rank (model clock; {r.machine}).")
     snaps = sorted(glob.glob(os.path.join(indir, "e2e", "tissue", "snapshot_*.h5")))

@@ -180,6 +180,13 @@ void print_balance_summary(const SlabSimulation& sim, double wall) {
               << std::defaultfloat;
 }
 
+// Collective: gathers the state; rank 0 writes it atomically.
+void write_checkpoint(const SlabSimulation& sim, const std::string& path) {
+    const data::Checkpoint k = sim.checkpoint();
+    if (sim.rank() == 0)
+        data::write_checkpoint(path, k);
+}
+
 bool check_folder_of(const std::string& path) {
     const std::filesystem::path parent = std::filesystem::path(path).parent_path();
     return parent.empty() || std::filesystem::is_directory(parent);
@@ -294,22 +301,16 @@ int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions&
         }
         if (o.snapshot_every > 0 && (step % o.snapshot_every == 0 || done == o.steps))
             snapshots.write(sim);
-        if (o.checkpoint_every > 0 && step % o.checkpoint_every == 0 && done < o.steps) {
-            const data::Checkpoint k = sim.checkpoint();
-            if (rank == 0)
-                data::write_checkpoint(o.checkpoint, k);
-        }
+        if (o.checkpoint_every > 0 && step % o.checkpoint_every == 0 && done < o.steps)
+            write_checkpoint(sim, o.checkpoint);
         bar.show(done, o.steps,
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
     bar.clear();
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!o.checkpoint.empty()) {
-        const data::Checkpoint k = sim.checkpoint();
-        if (rank == 0)
-            data::write_checkpoint(o.checkpoint, k);
-    }
+    if (!o.checkpoint.empty())
+        write_checkpoint(sim, o.checkpoint);
     if (rank == 0) {
         const BalanceTotals& t = sim.totals();
         std::cout << "done: " << done << " steps in " << std::setprecision(3) << wall << " s, "
