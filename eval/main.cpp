@@ -249,6 +249,10 @@ int main(int argc, char** argv) {
                                           CELLSHIFT_GIT_COMMIT + ")");
     app.set_config("--config", "", "read options from an INI or TOML file");
     app.require_subcommand(1);
+    bool dry_run = false;
+    app.add_flag("--dry-run", dry_run,
+                 "check the command line and the config file, print the options as a config "
+                 "file would set them, and stop without running");
 
     // --- scenarios ---------------------------------------------------------------
     CompareOptions sc_opt;
@@ -412,6 +416,10 @@ int main(int argc, char** argv) {
         ->capture_default_str();
 
     return data::run_tool<CLI::ParseError>("cellshift-eval", app, argc, argv, [&] {
+        if (dry_run) {
+            std::cout << app.config_to_str(true, false);
+            return 0;
+        }
         if (scen->parsed()) {
             auto weights = load_controller(sc_opt);
             auto specs = policy_specs(sc_opt, weights ? &*weights : nullptr);

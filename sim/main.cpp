@@ -11,6 +11,7 @@
 #include "cellshift/version.hpp"
 #include "tool/calibrate_command.hpp"
 #include "tool/lattice_command.hpp"
+#include "tool/run_cli.hpp"
 #include "tool/run_command.hpp"
 #include "tool/sem_options.hpp"
 
@@ -80,115 +81,22 @@ int main(int argc, char** argv) {
     app.add_subcommand("devices", "print the MPI ranks, OpenMP threads and CUDA devices "
                                   "this run would use");
 
-    // run: the model's parameters are options and keys of the [run] section of a
-    // TOML/INI config file (cellshift-sim --config FILE run ...).
-    app.set_config("--config", "",
-                   "read options from a TOML or INI file ([run] section); "
-                   "`cellshift-sim write-config FILE` writes a documented one");
-    app.allow_config_extras(CLI::config_extras_mode::error);
-    cellshift::sim::SemParams params;
-    cellshift::sim::tool::RunOptions run_options;
-    CLI::App* run = app.add_subcommand(
-        "run", "run a tissue simulation on P ranks (mpirun -n P) with live load balancing, "
-               "per-interval statistics, a balancing summary, snapshots, run record and "
-               "checkpoints");
-    std::string backends;
-    for (const auto& b : cellshift::sim::backend_names())
-        backends += (backends.empty() ? "" : ", ") + b;
-    const char* run_group = "Run";
-    run->add_option("--steps", run_options.steps, "number of time steps")
-        ->capture_default_str()
-        ->group(run_group);
-    run->add_option("--backend", run_options.backend, "force backend: " + backends)
-        ->capture_default_str()
-        ->group(run_group);
-    run->add_option("--report-every", run_options.report_every, "steps between statistics lines")
-        ->capture_default_str()
-        ->group(run_group);
-    run->add_option("--snapshot-every", run_options.snapshot_every,
-                    "steps between snapshots (0: none); needs --out")
-        ->capture_default_str()
-        ->group(run_group);
-    run->add_option("--out", run_options.out, "folder for snapshot_*.h5 and tissue.xdmf (ParaView)")
-        ->group(run_group);
-    run->add_option("--dump-forces", run_options.dump_forces,
-                    "after the run, write id,cell,x,y,z,fx,fy,fz of every element to this CSV")
-        ->group(run_group);
-    run->add_option("--run-record", run_options.run_record,
-                    "write the balancing events (cellshift.run HDF5) to this file")
-        ->group(run_group);
-    run->add_option("--checkpoint", run_options.checkpoint,
-                    "write a checkpoint (tissue, owners, balancer state) to this file at the end, "
-                    "rewritten atomically")
-        ->group(run_group);
-    run->add_option("--checkpoint-every", run_options.checkpoint_every,
-                    "also write it every N steps (0: only at the end)")
-        ->capture_default_str()
-        ->group(run_group);
-    run->add_option("--restart", run_options.restart,
-                    "continue from this checkpoint (same configuration and rank count); --steps "
-                    "counts the steps added")
-        ->group(run_group);
-    run->add_flag("-q,--quiet", run_options.quiet, "no progress bar")->group(run_group);
-
-    cellshift::sim::BalanceOptions balance;
-    balance.controller_file = CELLSHIFT_SHIPPED_CONTROLLER; // as in cellshift-eval
-    std::string policies;
-    for (const auto& style : cellshift::controller::policy_styles()) {
-        if (!style.clairvoyant)
-            policies += (policies.empty() ? "" : ", ") + style.name;
-    }
-    const char* lb = "Load balancing (DESIGN section 3)";
-    run->add_option("--slabs", balance.slabs,
-                    "S: slabs along x, the balancer's slices; Lx / S must be a whole number of "
-                    "bins (0: one slab per bin column)")
-        ->capture_default_str()
-        ->group(lb);
-    run->add_option("--w-min", balance.w_min, "minimum slabs per rank")
-        ->capture_default_str()
-        ->group(lb);
-    run->add_option("--rebalance-every", balance.rebalance_every,
-                    "steps between rebalancing events (0: never)")
-        ->capture_default_str()
-        ->group(lb);
-    run->add_option("--policy", balance.policy, "balancing policy: " + policies)
-        ->capture_default_str()
-        ->group(lb);
-    run->add_option("--param", balance.params,
-                    "override a parameter of --policy, POLICY.NAME=VALUE (repeatable), e.g. "
-                    "reactive.ds_max_fraction=0.2 (cellshift-eval policies lists them)")
-        ->group(lb);
-    run->add_option("--controller", balance.controller_file,
-                    "controller file for the `rnn` policy (default: the shipped gru24.h5)")
-        ->group(lb);
-    run->add_option("--clock", balance.clock,
-                    "rank times the policy sees: model (calibrated cost model, reproducible) or "
-                    "measured (steady clock around each rank's compute)")
-        ->capture_default_str()
-        ->group(lb);
-    const char* cost = "Model clock (cellshift-sim calibrate; docs/simulator.md)";
-    run->add_option("--cost-pair", balance.cost.per_pair,
-                    "seconds per pair interaction within the cutoff")
-        ->capture_default_str()
-        ->group(cost);
-    run->add_option("--cost-element", balance.cost.per_element,
-                    "seconds per owned element per step")
-        ->capture_default_str()
-        ->group(cost);
-    run->add_option("--cost-ghost", balance.cost.per_ghost, "seconds per ghost element per step")
-        ->capture_default_str()
-        ->group(cost);
-    run->add_option("--cost-migrated", balance.cost.per_migrated_element,
-                    "seconds per element that changes owner")
-        ->capture_default_str()
-        ->group(cost);
-    cellshift::sim::tool::add_model_options(*run, params);
+    cellshift::sim::tool::RunCommandLine line;
+    line.balance.controller_file = CELLSHIFT_SHIPPED_CONTROLLER; // as in cellshift-eval
+    CLI::App* run = cellshift::sim::tool::add_run_subcommand(app, line);
+    const cellshift::sim::SemParams& params = line.params;
+    const cellshift::sim::tool::RunOptions& run_options = line.run;
+    const cellshift::sim::BalanceOptions& balance = line.balance;
+    const char* run_group = cellshift::sim::tool::kRunGroup;
 
     std::string config_out;
     CLI::App* write_config = app.add_subcommand(
         "write-config", "write every run option with its description and default as a TOML file");
     write_config->add_option("file", config_out, "the config file to write")->required();
 
+    std::string backends;
+    for (const auto& b : cellshift::sim::backend_names())
+        backends += (backends.empty() ? "" : ", ") + b;
     cellshift::sim::tool::LatticeOptions lattice;
     CLI::App* lattice_cmd = app.add_subcommand(
         "lattice-forces", "forces on a jittered fcc lattice under one Morse parameter set, and "

@@ -40,63 +40,13 @@ int main(int argc, char** argv) {
                  "controller file."};
     app.set_version_flag("--version", std::string("cellshift-train ") + CELLSHIFT_VERSION + " (" +
                                           CELLSHIFT_GIT_COMMIT + "), LibTorch " + TORCH_VERSION);
-    app.set_config("--config", "", "read options from an INI or TOML file");
-
-    trainer::TrainConfig c;
-    std::string out = "out/train/gru24.h5";
-    std::string log;
-    bool quiet = false;
-    bool show_build = false;
-    app.add_option("-o,--out", out, "controller file to write (atomically)")->capture_default_str();
-    app.add_option("--log", log, "training log CSV (default: OUT without .h5 + .log.csv)");
-    app.add_option("--steps", c.steps, "optimisation steps")->capture_default_str();
-    app.add_option("--batch", c.batch, "scenarios per step")->capture_default_str();
-    app.add_option("--events", c.events, "rebalancing events per rollout (BPTT length)")
-        ->capture_default_str();
-    app.add_option("--min-ranks", c.min_ranks, "smallest P drawn per step")->capture_default_str();
-    app.add_option("--max-ranks", c.max_ranks, "largest P drawn per step")->capture_default_str();
-    app.add_option("--hidden", c.hidden, "GRU hidden size")->capture_default_str();
-    app.add_option("--lr", c.lr, "Adam learning rate (cosine-annealed)")->capture_default_str();
-    app.add_option("--lr-min", c.lr_min, "learning rate at the end of the cosine")
-        ->capture_default_str();
-    app.add_option("--grad-clip", c.grad_clip, "max global gradient norm")->capture_default_str();
-    app.add_option("--temperature-start", c.temperature_start,
-                   "soft-boundary temperature at step 0, in slices")
-        ->capture_default_str();
-    app.add_option("--temperature-end", c.temperature_end,
-                   "temperature at the last step (geometric annealing)")
-        ->capture_default_str();
-    app.add_option("--lambda", c.lambda, "loss per moved slice and event (L1 migration penalty)")
-        ->capture_default_str();
-    app.add_flag("--round-moves", c.round_moves,
-                 "round moves to whole slices in the training rollouts too (straight-through "
-                 "gradient); validation always rounds");
-    app.add_option("--alpha", c.reactive.alpha, "reactive rule gain (stored in the file)")
-        ->capture_default_str();
-    app.add_option("--tau", c.reactive.tau, "reactive rule dead band (stored in the file)")
-        ->capture_default_str();
-    app.add_option("--ds-max-fraction", c.reactive.ds_max_fraction,
-                   "largest move per boundary and event, x S/P (stored in the file)")
-        ->capture_default_str();
-    app.add_option("--seed", c.seed, "seed of the weights and of the training scenarios")
-        ->capture_default_str();
-    app.add_option("--validate-every", c.validate_every, "steps between validation passes")
-        ->capture_default_str();
-    app.add_option("--validation-count", c.validation_count,
-                   "validation scenarios (validation seed range)")
-        ->capture_default_str();
-    app.add_option("--threads", c.threads, "LibTorch intra-op threads")->capture_default_str();
-    app.add_option("--checkpoint", c.checkpoint,
-                   "checkpoint file (written every "
-                   "--checkpoint-every steps, atomically)");
-    app.add_option("--checkpoint-every", c.checkpoint_every, "steps between checkpoints")
-        ->capture_default_str();
-    app.add_flag("--resume", c.resume, "continue from --checkpoint");
-    app.add_option("--stop-after", c.stop_after,
-                   "stop after this step (checkpointing it), as if interrupted");
-    app.add_flag("-q,--quiet", quiet, "no progress bar");
-    app.add_flag("--build-info", show_build,
-                 "print the LibTorch version and the intra-op thread count, then exit");
+    trainer::TrainCommandLine command_line;
+    trainer::add_train_options(app, command_line);
+    trainer::TrainConfig& c = command_line.config;
+    std::string& out = command_line.out;
+    std::string& log = command_line.log;
+    const bool& quiet = command_line.quiet;
+    const bool& show_build = command_line.show_build;
 
     return data::run_tool<CLI::ParseError>("cellshift-train", app, argc, argv, [&] {
         if (show_build) {

@@ -142,32 +142,6 @@ void copy_parameters(surrogate::ResidualGru& from, surrogate::ResidualGru& to) {
 
 } // namespace
 
-void validate(const TrainConfig& c) {
-    auto require = [](bool ok, const std::string& message) {
-        if (!ok) {
-            throw std::invalid_argument(message);
-        }
-    };
-    require(c.steps >= 1, "--steps must be >= 1");
-    require(c.batch >= 1, "--batch must be >= 1");
-    require(c.events >= 1, "--events must be >= 1");
-    require(c.min_ranks >= 2 && c.max_ranks >= c.min_ranks,
-            "--min-ranks must be >= 2 and <= --max-ranks");
-    require(c.hidden >= 1, "--hidden must be >= 1");
-    require(std::isfinite(c.lr) && c.lr > 0 && c.lr_min >= 0 && c.lr_min <= c.lr,
-            "--lr must be > 0 and --lr-min in [0, lr]");
-    require(c.grad_clip > 0, "--grad-clip must be > 0");
-    require(c.temperature_start > 0 && c.temperature_end > 0, "temperatures must be > 0");
-    require(std::isfinite(c.lambda) && c.lambda >= 0, "--lambda must be >= 0");
-    require(c.reactive.alpha > 0 && c.reactive.tau >= 0 && c.reactive.ds_max_fraction > 0 &&
-                c.reactive.ds_max_fraction <= 1,
-            "--alpha must be > 0, --tau >= 0, --ds-max-fraction in (0, 1]");
-    require(c.validate_every >= 1 && c.validation_count >= 1,
-            "--validate-every and --validation-count must be >= 1");
-    require(c.threads >= 1, "--threads must be >= 1");
-    require(!c.resume || !c.checkpoint.empty(), "--resume needs --checkpoint FILE");
-}
-
 TrainResult train(const TrainConfig& c, const std::string& config_text,
                   const std::function<void(const StepReport&)>& progress) {
     validate(c);

@@ -5,7 +5,8 @@
 // with a cosine learning rate, anneal the temperature; every K steps validate on
 // held-out validation seeds and keep the best controller; checkpoint to resume.
 
-#include "cellshift/controller/reactive.hpp"
+#include "train_config.hpp"
+
 #include "cellshift/data/controller_file.hpp"
 
 #include <cstdint>
@@ -14,36 +15,6 @@
 #include <vector>
 
 namespace cellshift::trainer {
-
-struct TrainConfig {
-    std::int64_t steps = 300;
-    std::int64_t batch = 8;   // scenarios per step (one P, S, w_min per step)
-    std::int64_t events = 50; // BPTT length
-    std::int64_t min_ranks = 2;
-    std::int64_t max_ranks = 32;
-    std::int64_t hidden = 24;
-    double lr = 3e-3;
-    double lr_min = 1e-4;           // cosine annealing floor
-    double grad_clip = 1.0;         // max global gradient norm
-    double temperature_start = 1.0; // slices; annealed geometrically to
-    double temperature_end = 0.05;
-    double lambda = 5e-4; // per moved slice and event
-    // Round moves to whole slices in the training rollouts (straight-through). Off
-    // by default: with whole-slice boundaries the gradient of the soft rank times
-    // vanishes as T falls, and training stalls. Validation always rounds, so the
-    // kept controller is chosen by the deployed arithmetic.
-    bool round_moves = false;
-    bool validate_rounded = true;        // validation with whole-slice moves (the deployed loop)
-    controller::ReactiveParams reactive; // the rule the residual corrects (stored in the file)
-    std::uint64_t seed = 1;
-    std::int64_t validate_every = 25;
-    std::int64_t validation_count = 8;
-    int threads = 1;        // intra-op threads (results are deterministic per count)
-    std::string checkpoint; // file to checkpoint to ("" = none)
-    std::int64_t checkpoint_every = 50;
-    bool resume = false;          // continue from `checkpoint`
-    std::int64_t stop_after = -1; // stop (and checkpoint) after this step; for tests
-};
 
 struct StepReport {
     std::int64_t step = 0;
@@ -58,9 +29,6 @@ struct TrainResult {
     double initial_validation = 0.0; // the zero-head (reactive) start
     std::int64_t steps_done = 0;
 };
-
-// Throws std::invalid_argument for inconsistent settings.
-void validate(const TrainConfig& config);
 
 TrainResult train(const TrainConfig& config, const std::string& config_text,
                   const std::function<void(const StepReport&)>& progress);

@@ -13,7 +13,7 @@ void validate(const Layout& l) {
     if (l.w_min < 1) {
         throw std::invalid_argument("w_min must be >= 1 (got " + std::to_string(l.w_min) + ")");
     }
-    if (l.ranks * l.w_min > l.slices) {
+    if (l.w_min > l.slices / l.ranks) { // P * w_min > S, without overflow
         throw std::invalid_argument("P * w_min > S (" + std::to_string(l.ranks) + " * " +
                                     std::to_string(l.w_min) + " > " + std::to_string(l.slices) +
                                     ")");

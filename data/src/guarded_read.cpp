@@ -16,6 +16,13 @@
 #include <cstring>
 #include <new>
 
+#if defined(__has_include)
+#if __has_include(<sanitizer/common_interface_defs.h>)
+#include <sanitizer/common_interface_defs.h>
+#define CELLSHIFT_HAVE_SANITIZER_INTERFACE 1
+#endif
+#endif
+
 #if defined(__SANITIZE_ADDRESS__)
 #define CELLSHIFT_ASAN 1
 #elif defined(__has_feature)
@@ -44,6 +51,14 @@ double timeout_seconds() {
     const int null = ::open("/dev/null", O_WRONLY);
     if (null >= 0)
         ::dup2(null, STDERR_FILENO);
+    // Die plainly: a crash handler inherited from the parent (libFuzzer's, which
+    // would save the input as a finding of its own and exit) must not run here,
+    // the parent reports the signal.
+    for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
+        ::signal(sig, SIG_DFL);
+#if defined(CELLSHIFT_ASAN) && defined(CELLSHIFT_HAVE_SANITIZER_INTERFACE)
+    __sanitizer_set_death_callback(nullptr);
+#endif
 #ifdef CELLSHIFT_ASAN // ASan reserves terabytes of address space: no limit
     (void)path;
 #else

@@ -26,7 +26,7 @@ void validate(const RunRecord& r, const std::string& where) {
     if (r.w_min < 1) {
         fail(where, "w_min must be >= 1");
     }
-    if (static_cast<std::int64_t>(p) * r.w_min > r.slices) {
+    if (r.w_min > r.slices / static_cast<std::int64_t>(p)) { // P * w_min > S, no overflow
         fail(where, "P * w_min > S (" + std::to_string(p) + " * " + std::to_string(r.w_min) +
                         " > " + std::to_string(r.slices) + ")");
     }

@@ -205,6 +205,27 @@ void write_forces_csv(const std::string& path, const Elements& e, const ForceFie
     data::write_text_atomically(path, out.str());
 }
 
+void validate_run_options(const RunOptions& o, int ranks) {
+    if (o.steps < 0)
+        throw std::invalid_argument("--steps must be >= 0");
+    if (o.report_every < 1)
+        throw std::invalid_argument("--report-every must be >= 1");
+    if (o.snapshot_every < 0)
+        throw std::invalid_argument("--snapshot-every must be >= 0");
+    if (o.checkpoint_every < 0)
+        throw std::invalid_argument("--checkpoint-every must be >= 0");
+    if (o.snapshot_every > 0 && o.out.empty())
+        throw std::invalid_argument("--snapshot-every needs --out FOLDER");
+    if (o.checkpoint_every > 0 && o.checkpoint.empty())
+        throw std::invalid_argument("--checkpoint-every needs --checkpoint FILE");
+    if (!o.dump_forces.empty() && ranks > 1)
+        throw std::invalid_argument("--dump-forces needs a one-rank run");
+    for (const std::string* file : {&o.run_record, &o.checkpoint, &o.dump_forces}) {
+        if (!file->empty() && !check_folder_of(*file))
+            throw std::invalid_argument(*file + ": the folder does not exist");
+    }
+}
+
 int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions& balance,
                    const RunOptions& o, const std::string& configuration) {
     int rank = 0, size = 1;
@@ -215,24 +236,7 @@ int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions&
     data::Checkpoint restart;
     mpi::agree(comm, [&] {
         validate(params);
-        if (o.steps < 0)
-            throw std::invalid_argument("--steps must be >= 0");
-        if (o.report_every < 1)
-            throw std::invalid_argument("--report-every must be >= 1");
-        if (o.snapshot_every < 0)
-            throw std::invalid_argument("--snapshot-every must be >= 0");
-        if (o.checkpoint_every < 0)
-            throw std::invalid_argument("--checkpoint-every must be >= 0");
-        if (o.snapshot_every > 0 && o.out.empty())
-            throw std::invalid_argument("--snapshot-every needs --out FOLDER");
-        if (o.checkpoint_every > 0 && o.checkpoint.empty())
-            throw std::invalid_argument("--checkpoint-every needs --checkpoint FILE");
-        if (!o.dump_forces.empty() && size > 1)
-            throw std::invalid_argument("--dump-forces needs a one-rank run");
-        for (const std::string* file : {&o.run_record, &o.checkpoint, &o.dump_forces}) {
-            if (!file->empty() && !check_folder_of(*file))
-                throw std::invalid_argument(*file + ": the folder does not exist");
-        }
+        validate_run_options(o, size);
         if (!o.restart.empty())
             restart = data::read_checkpoint(o.restart);
     });

@@ -28,6 +28,10 @@ struct RunOptions {
     bool quiet = false;                // no progress bar
 };
 
+// Throws std::invalid_argument for inconsistent run options on `ranks` ranks
+// (files are only checked for an existing folder).
+void validate_run_options(const RunOptions& options, int ranks);
+
 // Validates everything before writing anything; returns the exit code.
 // `configuration` is the text a checkpoint must match on restart.
 int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions& balance,

@@ -120,6 +120,10 @@ TEST_CASE("equal-load split: invariants and exact cases", "[controller][partitio
 
 TEST_CASE("layout validation names the problem", "[controller][layout]") {
     CHECK_THROWS_WITH(validate(Layout{60, 16, 4}), "P * w_min > S (16 * 4 > 60)");
+    // P * w_min would overflow int64 (found by the config fuzz target; UB before).
+    CHECK_THROWS_WITH(validate(Layout{60, 3, std::int64_t{1} << 62}),
+                      Catch::Contains("P * w_min > S"));
+    CHECK_NOTHROW(validate(Layout{60, 15, 4}));
     CHECK_THROWS_WITH(validate(Layout{60, 0, 1}), Catch::Contains("rank count P must be >= 1"));
     CHECK_THROWS_WITH(validate(Layout{60, 4, 0}), Catch::Contains("w_min must be >= 1"));
     CHECK_THROWS_WITH(validate(Layout{10, 2, 2}, Boundaries{0, 1, 10}),

@@ -42,6 +42,8 @@ TEST_CASE("run record: the writer checks consistency", "[data][run]") {
     SECTION("P * w_min > S") {
         r.w_min = 5;
         CHECK_DATA_ERROR(data::write_run_record(path, r), path, "P * w_min > S (3 * 5 > 12)");
+        r.w_min = std::int64_t{1} << 62; // P * w_min overflows int64
+        CHECK_DATA_ERROR(data::write_run_record(path, r), path, "P * w_min > S");
     }
     SECTION("unknown clock") {
         r.clock = "sundial";

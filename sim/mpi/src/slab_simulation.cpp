@@ -79,6 +79,61 @@ constexpr int kTagGhosts = 12;
 
 } // namespace
 
+BalanceOptions with_resolved_slabs(BalanceOptions balance, const SemParams& params) {
+    const double columns = params.Lx / params.effective_bin_edge();
+    // Invalid geometry keeps 0 here; validate() then names the bad parameter.
+    if (balance.slabs == 0 && std::isfinite(columns) && columns >= 1.0 && columns < 1e15)
+        balance.slabs = static_cast<std::int64_t>(std::floor(columns + 1e-9));
+    return balance;
+}
+
+std::unique_ptr<controller::Policy> make_checked_policy(const SemParams& params,
+                                                        const BalanceOptions& balance, int ranks) {
+    const controller::Layout layout = layout_of(balance, ranks);
+    validate(params);
+    if (balance.slabs < 0)
+        throw std::invalid_argument("--slabs must be >= 0 (0: one per bin column)");
+    validate_slabs(params, balance.slabs);
+    if (balance.w_min < 1)
+        throw std::invalid_argument("--w-min must be >= 1");
+    if (ranks < 1 || balance.w_min > balance.slabs / ranks) { // P * w_min > S, no overflow
+        throw std::invalid_argument(std::to_string(ranks) +
+                                    " ranks need P * w_min <= S slabs, got " +
+                                    std::to_string(ranks) + " * " + std::to_string(balance.w_min) +
+                                    " > " + std::to_string(balance.slabs) +
+                                    " (use fewer ranks, more --slabs or a lower "
+                                    "--w-min)");
+    }
+    controller::validate(layout);
+    if (balance.rebalance_every < 0)
+        throw std::invalid_argument("--rebalance-every must be >= 0");
+    if (balance.clock != "model" && balance.clock != "measured")
+        throw std::invalid_argument("--clock must be model or measured, got '" + balance.clock +
+                                    "'");
+    check_cost("cost-pair", balance.cost.per_pair);
+    check_cost("cost-element", balance.cost.per_element);
+    check_cost("cost-ghost", balance.cost.per_ghost);
+    check_cost("cost-migrated", balance.cost.per_migrated_element);
+    const controller::PolicyStyle& style = controller::policy_style(balance.policy);
+    if (style.clairvoyant)
+        throw std::invalid_argument("policy '" + balance.policy +
+                                    "' reads the future workload, which a simulation cannot "
+                                    "know (use it in cellshift-eval)");
+    controller::PolicySettings settings;
+    settings.controller_file = balance.controller_file;
+    for (const std::string& text : balance.params) {
+        if (text.empty())
+            continue; // an empty `param` key of a written config file
+        const controller::ParameterOverride param = controller::parse_parameter_override(text);
+        if (param.policy != balance.policy)
+            throw std::invalid_argument("--param '" + text + "' sets a parameter of '" +
+                                        param.policy + "', but --policy is '" + balance.policy +
+                                        "'");
+        settings.overrides[param.name] = param.value;
+    }
+    return controller::make_policy(balance.policy, settings);
+}
+
 SlabSimulation::SlabSimulation(MPI_Comm comm, SemParams params, BalanceOptions balance,
                                const std::string& backend, std::string configuration,
                                const data::Checkpoint* restart)
@@ -86,53 +141,10 @@ SlabSimulation::SlabSimulation(MPI_Comm comm, SemParams params, BalanceOptions b
       configuration_(std::move(configuration)) {
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
-    if (balance_.slabs == 0 && params_.effective_bin_edge() > 0.0)
-        balance_.slabs =
-            static_cast<std::int64_t>(std::floor(params_.Lx / params_.effective_bin_edge() + 1e-9));
+    balance_ = with_resolved_slabs(balance_, params_);
     const controller::Layout layout = layout_of(balance_, size_);
     mpi::agree(comm_, [&] {
-        validate(params_);
-        if (balance_.slabs < 0)
-            throw std::invalid_argument("--slabs must be >= 0 (0: one per bin column)");
-        validate_slabs(params_, balance_.slabs);
-        if (balance_.w_min < 1)
-            throw std::invalid_argument("--w-min must be >= 1");
-        if (static_cast<std::int64_t>(size_) * balance_.w_min > balance_.slabs) {
-            throw std::invalid_argument(
-                std::to_string(size_) + " ranks need P * w_min <= S slabs, got " +
-                std::to_string(size_) + " * " + std::to_string(balance_.w_min) + " > " +
-                std::to_string(balance_.slabs) +
-                " (use fewer ranks, more --slabs or a lower "
-                "--w-min)");
-        }
-        controller::validate(layout);
-        if (balance_.rebalance_every < 0)
-            throw std::invalid_argument("--rebalance-every must be >= 0");
-        if (balance_.clock != "model" && balance_.clock != "measured")
-            throw std::invalid_argument("--clock must be model or measured, got '" +
-                                        balance_.clock + "'");
-        check_cost("cost-pair", balance_.cost.per_pair);
-        check_cost("cost-element", balance_.cost.per_element);
-        check_cost("cost-ghost", balance_.cost.per_ghost);
-        check_cost("cost-migrated", balance_.cost.per_migrated_element);
-        const controller::PolicyStyle& style = controller::policy_style(balance_.policy);
-        if (style.clairvoyant)
-            throw std::invalid_argument("policy '" + balance_.policy +
-                                        "' reads the future workload, which a simulation cannot "
-                                        "know (use it in cellshift-eval)");
-        controller::PolicySettings settings;
-        settings.controller_file = balance_.controller_file;
-        for (const std::string& text : balance_.params) {
-            if (text.empty())
-                continue; // an empty `param` key of a written config file
-            const controller::ParameterOverride param = controller::parse_parameter_override(text);
-            if (param.policy != balance_.policy)
-                throw std::invalid_argument("--param '" + text + "' sets a parameter of '" +
-                                            param.policy + "', but --policy is '" +
-                                            balance_.policy + "'");
-            settings.overrides[param.name] = param.value;
-        }
-        policy_ = controller::make_policy(balance_.policy, settings);
+        policy_ = make_checked_policy(params_, balance_, size_);
         backend_ = make_backend(backend, params_);
         if (restart != nullptr) {
             if (restart->ranks != size_)

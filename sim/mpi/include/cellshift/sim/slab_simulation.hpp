@@ -78,6 +78,15 @@ struct BalanceTotals {
     }
 };
 
+// `balance` with --slabs 0 resolved to one slab per bin column of `params`.
+BalanceOptions with_resolved_slabs(BalanceOptions balance, const SemParams& params);
+
+// Checks the model and the (resolved) balancing options for `ranks` ranks, as a
+// SlabSimulation does before anything runs, and makes the policy. MPI-free:
+// throws std::invalid_argument with one line naming the option.
+std::unique_ptr<controller::Policy> make_checked_policy(const SemParams& params,
+                                                        const BalanceOptions& balance, int ranks);
+
 class SlabSimulation {
 public:
     // Collective. Starts from the basal patch (every rank builds it and keeps its

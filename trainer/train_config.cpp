@@ -1,0 +1,93 @@
+#include "train_config.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace cellshift::trainer {
+
+void add_train_options(CLI::App& app, TrainCommandLine& line) {
+    app.set_config("--config", "", "read options from an INI or TOML file");
+
+    TrainConfig& c = line.config;
+    app.add_option("-o,--out", line.out, "controller file to write (atomically)")
+        ->capture_default_str();
+    app.add_option("--log", line.log, "training log CSV (default: OUT without .h5 + .log.csv)");
+    app.add_option("--steps", c.steps, "optimisation steps")->capture_default_str();
+    app.add_option("--batch", c.batch, "scenarios per step")->capture_default_str();
+    app.add_option("--events", c.events, "rebalancing events per rollout (BPTT length)")
+        ->capture_default_str();
+    app.add_option("--min-ranks", c.min_ranks, "smallest P drawn per step")->capture_default_str();
+    app.add_option("--max-ranks", c.max_ranks, "largest P drawn per step")->capture_default_str();
+    app.add_option("--hidden", c.hidden, "GRU hidden size")->capture_default_str();
+    app.add_option("--lr", c.lr, "Adam learning rate (cosine-annealed)")->capture_default_str();
+    app.add_option("--lr-min", c.lr_min, "learning rate at the end of the cosine")
+        ->capture_default_str();
+    app.add_option("--grad-clip", c.grad_clip, "max global gradient norm")->capture_default_str();
+    app.add_option("--temperature-start", c.temperature_start,
+                   "soft-boundary temperature at step 0, in slices")
+        ->capture_default_str();
+    app.add_option("--temperature-end", c.temperature_end,
+                   "temperature at the last step (geometric annealing)")
+        ->capture_default_str();
+    app.add_option("--lambda", c.lambda, "loss per moved slice and event (L1 migration penalty)")
+        ->capture_default_str();
+    app.add_flag("--round-moves", c.round_moves,
+                 "round moves to whole slices in the training rollouts too (straight-through "
+                 "gradient); validation always rounds");
+    app.add_option("--alpha", c.reactive.alpha, "reactive rule gain (stored in the file)")
+        ->capture_default_str();
+    app.add_option("--tau", c.reactive.tau, "reactive rule dead band (stored in the file)")
+        ->capture_default_str();
+    app.add_option("--ds-max-fraction", c.reactive.ds_max_fraction,
+                   "largest move per boundary and event, x S/P (stored in the file)")
+        ->capture_default_str();
+    app.add_option("--seed", c.seed, "seed of the weights and of the training scenarios")
+        ->capture_default_str();
+    app.add_option("--validate-every", c.validate_every, "steps between validation passes")
+        ->capture_default_str();
+    app.add_option("--validation-count", c.validation_count,
+                   "validation scenarios (validation seed range)")
+        ->capture_default_str();
+    app.add_option("--threads", c.threads, "LibTorch intra-op threads")->capture_default_str();
+    app.add_option("--checkpoint", c.checkpoint,
+                   "checkpoint file (written every "
+                   "--checkpoint-every steps, atomically)");
+    app.add_option("--checkpoint-every", c.checkpoint_every, "steps between checkpoints")
+        ->capture_default_str();
+    app.add_flag("--resume", c.resume, "continue from --checkpoint");
+    app.add_option("--stop-after", c.stop_after,
+                   "stop after this step (checkpointing it), as if interrupted");
+    app.add_flag("-q,--quiet", line.quiet, "no progress bar");
+    app.add_flag("--build-info", line.show_build,
+                 "print the LibTorch version and the intra-op thread count, then exit");
+}
+
+void validate(const TrainConfig& c) {
+    auto require = [](bool ok, const std::string& message) {
+        if (!ok) {
+            throw std::invalid_argument(message);
+        }
+    };
+    require(c.steps >= 1, "--steps must be >= 1");
+    require(c.batch >= 1, "--batch must be >= 1");
+    require(c.events >= 1, "--events must be >= 1");
+    require(c.min_ranks >= 2 && c.max_ranks >= c.min_ranks,
+            "--min-ranks must be >= 2 and <= --max-ranks");
+    require(c.hidden >= 1, "--hidden must be >= 1");
+    require(std::isfinite(c.lr) && c.lr > 0 && c.lr_min >= 0 && c.lr_min <= c.lr,
+            "--lr must be > 0 and --lr-min in [0, lr]");
+    require(c.grad_clip > 0, "--grad-clip must be > 0");
+    require(c.temperature_start > 0 && c.temperature_end > 0, "temperatures must be > 0");
+    require(std::isfinite(c.lambda) && c.lambda >= 0, "--lambda must be >= 0");
+    require(c.reactive.alpha > 0 && c.reactive.tau >= 0 && c.reactive.ds_max_fraction > 0 &&
+                c.reactive.ds_max_fraction <= 1,
+            "--alpha must be > 0, --tau >= 0, --ds-max-fraction in (0, 1]");
+    require(c.validate_every >= 1 && c.validation_count >= 1,
+            "--validate-every and --validation-count must be >= 1");
+    require(c.threads >= 1, "--threads must be >= 1");
+    require(!c.resume || !c.checkpoint.empty(), "--resume needs --checkpoint FILE");
+}
+
+} // namespace cellshift::trainer

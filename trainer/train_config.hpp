@@ -1,0 +1,62 @@
+#pragma once
+// The trainer's settings, their command-line/config-file options and their
+// validation. Torch-free, so that the config-file fuzz target (tests/fuzz) and
+// the tool share one definition of every option.
+
+#include "cellshift/controller/reactive.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace cellshift::trainer {
+
+struct TrainConfig {
+    std::int64_t steps = 300;
+    std::int64_t batch = 8;   // scenarios per step (one P, S, w_min per step)
+    std::int64_t events = 50; // BPTT length
+    std::int64_t min_ranks = 2;
+    std::int64_t max_ranks = 32;
+    std::int64_t hidden = 24;
+    double lr = 3e-3;
+    double lr_min = 1e-4;           // cosine annealing floor
+    double grad_clip = 1.0;         // max global gradient norm
+    double temperature_start = 1.0; // slices; annealed geometrically to
+    double temperature_end = 0.05;
+    double lambda = 5e-4; // per moved slice and event
+    // Round moves to whole slices in the training rollouts (straight-through). Off
+    // by default: with whole-slice boundaries the gradient of the soft rank times
+    // vanishes as T falls, and training stalls. Validation always rounds, so the
+    // kept controller is chosen by the deployed arithmetic.
+    bool round_moves = false;
+    bool validate_rounded = true;        // validation with whole-slice moves (the deployed loop)
+    controller::ReactiveParams reactive; // the rule the residual corrects (stored in the file)
+    std::uint64_t seed = 1;
+    std::int64_t validate_every = 25;
+    std::int64_t validation_count = 8;
+    int threads = 1;        // intra-op threads (results are deterministic per count)
+    std::string checkpoint; // file to checkpoint to ("" = none)
+    std::int64_t checkpoint_every = 50;
+    bool resume = false;          // continue from `checkpoint`
+    std::int64_t stop_after = -1; // stop (and checkpoint) after this step; for tests
+};
+
+// Everything the command line of cellshift-train sets.
+struct TrainCommandLine {
+    TrainConfig config;
+    std::string out = "out/train/gru24.h5";
+    std::string log; // default: OUT without .h5 + .log.csv
+    bool quiet = false;
+    bool show_build = false;
+};
+
+// Adds every option of cellshift-train (and --config) to `app`.
+void add_train_options(CLI::App& app, TrainCommandLine& line);
+
+// Throws std::invalid_argument for inconsistent settings.
+void validate(const TrainConfig& config);
+
+} // namespace cellshift::trainer
