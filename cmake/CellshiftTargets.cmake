@@ -14,6 +14,15 @@ if(CELLSHIFT_SANITIZE)
     add_link_options(${_cellshift_sanitize_flags})
 endif()
 
+if(CELLSHIFT_TSAN)
+    if(CELLSHIFT_SANITIZE)
+        message(FATAL_ERROR "CELLSHIFT_TSAN and CELLSHIFT_SANITIZE cannot be combined")
+    endif()
+    message(STATUS "cellshift: building with ThreadSanitizer")
+    add_compile_options("$<$<COMPILE_LANGUAGE:C,CXX>:-fsanitize=thread;-fno-omit-frame-pointer>")
+    add_link_options(-fsanitize=thread)
+endif()
+
 # -march=native for the whole build (Eigen then uses AVX2/AVX-512 in the GRU).
 if(CELLSHIFT_NATIVE)
     add_compile_options("$<$<COMPILE_LANGUAGE:C,CXX>:-march=native>")

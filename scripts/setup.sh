@@ -2,12 +2,16 @@
 # Set up a Debian 12 machine for cellshift and build it.
 #
 #   scripts/setup.sh [--build-dir DIR] [--build-type TYPE] [--no-torch] [--no-cuda]
-#                    [--sanitize] [--werror] [--skip-install] [-- EXTRA CMAKE ARGS]
+#                    [--sanitize] [--werror] [--skip-install] [--clang-tools]
+#                    [--clang] [--target T]... [-- EXTRA CMAKE ARGS]
 #
 # 1. Installs the Debian packages that are missing (only those; nothing when all
 #    are present). Needs root or sudo only when something is missing. It never
-#    downloads anything but Debian packages.
-# 2. Configures with CMake into build/ (or DIR) and builds with all cores.
+#    downloads anything but Debian packages. --clang-tools adds clang, libFuzzer
+#    (libclang-rt-14-dev), LLVM's OpenMP (libomp-14-dev) and clang-tidy, which
+#    the test suite's fuzz, tsan and clang-tidy passes use.
+# 2. Configures with CMake into build/ (or DIR) and builds with all cores
+#    (only the named targets with --target; with clang when --clang).
 # Safe to run again: both steps are idempotent and incremental.
 set -euo pipefail
 
@@ -19,6 +23,9 @@ with_cuda=ON
 sanitize=OFF
 werror=""   # empty: leave the build directory's setting as it is
 install=1
+clang_tools=0
+use_clang=0
+targets=()
 extra=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -29,8 +36,11 @@ while [ $# -gt 0 ]; do
         --sanitize) sanitize=ON; shift ;;
         --werror) werror=-DCELLSHIFT_WERROR=ON; shift ;;
         --skip-install) install=0; shift ;;
+        --clang-tools) clang_tools=1; shift ;;
+        --clang) use_clang=1; shift ;;
+        --target) targets+=(--target "$2"); shift 2 ;;
         --) shift; extra=("$@"); break ;;
-        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "setup.sh: error: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -49,6 +59,8 @@ packages=(
     python3-matplotlib python3-h5py python3-numpy # the report's figures (cellshift-eval report)
 )
 [ "$with_torch" = ON ] && packages+=(libtorch-dev) # surrogate and trainer (CPU LibTorch)
+# fuzzing (libFuzzer), ThreadSanitizer with LLVM's OpenMP + Archer, static checks
+[ "$clang_tools" = 1 ] && packages+=(clang libclang-rt-14-dev libomp-14-dev clang-tidy)
 
 if [ "$install" = 1 ]; then
     missing=()
@@ -89,6 +101,9 @@ fi
 if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
     export PATH="/usr/local/cuda/bin:$PATH"
 fi
+if [ "$use_clang" = 1 ]; then
+    export CC=clang CXX=clang++
+fi
 generator=()
 if [ ! -f "$build_dir/CMakeCache.txt" ] && command -v ninja >/dev/null; then
     generator=(-G Ninja)
@@ -106,5 +121,5 @@ cmake -S "$repo" -B "$build_dir" "${generator[@]}" \
 grep -E '^-- cellshift:' "$build_dir/configure.log" || true
 start=$(date +%s)
 say "building with $(nproc) jobs"
-cmake --build "$build_dir" -j "$(nproc)"
+cmake --build "$build_dir" -j "$(nproc)" "${targets[@]}"
 say "built in $(( $(date +%s) - start )) s: tools in $build_dir/{eval,sim,trainer}/"

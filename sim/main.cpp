@@ -175,7 +175,18 @@ int main(int argc, char** argv) {
             }
             return 0;
         },
-        /*report_errors=*/rank == 0);
+        /*report_errors=*/rank == 0,
+        /*agree_on_parse=*/
+        [&](bool parsed) {
+            int mine = parsed ? size : rank;
+            int first = size;
+            MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+            using cellshift::data::ParseAgreement;
+            if (first == size)
+                return ParseAgreement::all_parsed;
+            return first == rank ? ParseAgreement::failed_here_first
+                                 : ParseAgreement::failed_elsewhere;
+        });
     MPI_Finalize();
     return code;
 }

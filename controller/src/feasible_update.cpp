@@ -33,6 +33,9 @@ FeasibleUpdate feasible_update(const Boundaries& current, const std::vector<doub
             std::int64_t from_left = m[p] > 0 ? m[p] : 0;           // left boundary moving in
             std::int64_t from_right = m[p + 1] < 0 ? -m[p + 1] : 0; // right boundary moving in
             std::int64_t total = from_left + from_right;
+            if (total == 0) {
+                continue; // a rank already below w_min before the moves: not ours to fix
+            }
             // deficit <= total: the shrinking moves alone caused it (see above).
             std::int64_t cut_left = std::min(from_left, (deficit * from_left + total - 1) / total);
             std::int64_t cut_right = std::min(from_right, deficit - cut_left);

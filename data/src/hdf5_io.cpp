@@ -1,5 +1,7 @@
 #include "hdf5_io.hpp"
 
+#include "cellshift/data/run_tool.hpp"
+
 #include "cellshift/data/atomic_file.hpp"
 #include "cellshift/data/error.hpp"
 
@@ -94,6 +96,18 @@ bool Handle::close() {
     id_ = -1;
     return ok;
 }
+
+} // namespace cellshift::data::h5
+
+namespace cellshift::data {
+
+void prepare_tool_process() {
+    H5dont_atexit();
+}
+
+} // namespace cellshift::data
+
+namespace cellshift::data::h5 {
 
 void silence_hdf5_errors() {
     static std::once_flag once;

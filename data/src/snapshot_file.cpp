@@ -37,8 +37,18 @@ void validate(const Snapshot& s, const std::string& where) {
         if (t < 0 || t > 2)
             throw Error(where + ": cell_type " + std::to_string(t) + " is not 0, 1 or 2");
     }
+    for (std::int64_t r : s.rank) {
+        if (r < 0)
+            throw Error(where + ": rank " + std::to_string(r) + " is negative");
+    }
     if (s.domain.size() != 3)
         throw Error(where + ": domain must hold Lx, Ly, Lz");
+    for (double L : s.domain) {
+        if (!std::isfinite(L) || L <= 0.0)
+            throw Error(where + ": domain sizes must be finite and > 0");
+    }
+    if (s.step < 0 || !std::isfinite(s.time) || s.time < 0.0)
+        throw Error(where + ": step and time must be >= 0 (and time finite)");
 }
 
 void write_snapshot(const std::string& path, const Snapshot& s) {

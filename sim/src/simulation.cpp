@@ -19,7 +19,7 @@ TissueCensus census(const Tissue& t) {
     return c;
 }
 
-Simulation::Simulation(SemParams params, std::unique_ptr<ForceBackend> backend)
+Simulation::Simulation(const SemParams& params, std::unique_ptr<ForceBackend> backend)
     : Simulation(params, make_basal_patch(params), std::move(backend)) {}
 
 Simulation::Simulation(SemParams params, Tissue tissue, std::unique_ptr<ForceBackend> backend)

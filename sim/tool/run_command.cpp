@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -78,17 +79,20 @@ class SnapshotSeries {
 public:
     SnapshotSeries(std::string folder, const SemParams& params)
         : folder_(std::move(folder)), params_(params) {}
-    // Collective: gathers the tissue; rank 0 writes.
-    void write(const SlabSimulation& sim) {
+    // Collective: gathers the tissue; rank 0 writes, and a failed write (a full
+    // disk) is every rank's error, reported once.
+    void write(MPI_Comm comm, const SlabSimulation& sim) {
         std::vector<int> owners;
         const Tissue t = sim.gather(&owners);
-        if (sim.rank() != 0)
-            return;
-        char name[64];
-        std::snprintf(name, sizeof name, "snapshot_%09lld.h5", static_cast<long long>(t.step));
-        data::write_snapshot(folder_ + "/" + name, snapshot_of(t, owners, params_));
-        frames_.push_back({name, t.time, static_cast<std::int64_t>(t.elements.size()), true});
-        data::write_xdmf(folder_ + "/tissue.xdmf", frames_);
+        mpi::agree(comm, [&] {
+            if (sim.rank() != 0)
+                return;
+            char name[64];
+            std::snprintf(name, sizeof name, "snapshot_%09lld.h5", static_cast<long long>(t.step));
+            data::write_snapshot(folder_ + "/" + name, snapshot_of(t, owners, params_));
+            frames_.push_back({name, t.time, static_cast<std::int64_t>(t.elements.size()), true});
+            data::write_xdmf(folder_ + "/tissue.xdmf", frames_);
+        });
     }
     std::size_t count() const { return frames_.size(); }
 
@@ -180,11 +184,14 @@ void print_balance_summary(const SlabSimulation& sim, double wall) {
               << std::defaultfloat;
 }
 
-// Collective: gathers the state; rank 0 writes it atomically.
-void write_checkpoint(const SlabSimulation& sim, const std::string& path) {
+// Collective: gathers the state; rank 0 writes it atomically (a failed write is
+// every rank's error).
+void write_checkpoint(MPI_Comm comm, const SlabSimulation& sim, const std::string& path) {
     const data::Checkpoint k = sim.checkpoint();
-    if (sim.rank() == 0)
-        data::write_checkpoint(path, k);
+    mpi::agree(comm, [&] {
+        if (sim.rank() == 0)
+            data::write_checkpoint(path, k);
+    });
 }
 
 bool check_folder_of(const std::string& path) {
@@ -204,6 +211,24 @@ void write_forces_csv(const std::string& path, const Elements& e, const ForceFie
     }
     data::write_text_atomically(path, out.str());
 }
+
+namespace {
+
+// Fault injection for the tests: CELLSHIFT_TEST_FAIL=RANK:STEP makes that rank
+// alone fail once it has passed STEP, as a rank whose node or disk fails would.
+void injected_failure(int rank, std::int64_t step) {
+    static const char* text = std::getenv("CELLSHIFT_TEST_FAIL");
+    if (text == nullptr)
+        return;
+    int fail_rank = -1;
+    long long fail_step = -1;
+    if (std::sscanf(text, "%d:%lld", &fail_rank, &fail_step) == 2 && rank == fail_rank &&
+        step >= fail_step)
+        throw std::runtime_error("injected failure at step " + std::to_string(step) +
+                                 " (CELLSHIFT_TEST_FAIL)");
+}
+
+} // namespace
 
 void validate_run_options(const RunOptions& o, int ranks) {
     if (o.steps < 0)
@@ -276,7 +301,7 @@ int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions&
 
     SnapshotSeries snapshots(o.out, params);
     if (o.snapshot_every > 0)
-        snapshots.write(sim);
+        snapshots.write(comm, sim);
     ProgressBar bar(!o.quiet && rank == 0);
     const auto start = std::chrono::steady_clock::now();
     const auto due = [&](std::int64_t every) {
@@ -288,6 +313,7 @@ int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions&
             {due(o.report_every), due(o.snapshot_every), due(o.checkpoint_every), o.steps - done});
         const auto t0 = std::chrono::steady_clock::now();
         sim.run(chunk);
+        injected_failure(rank, sim.local().step);
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         done += chunk;
@@ -304,9 +330,9 @@ int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions&
             }
         }
         if (o.snapshot_every > 0 && (step % o.snapshot_every == 0 || done == o.steps))
-            snapshots.write(sim);
+            snapshots.write(comm, sim);
         if (o.checkpoint_every > 0 && step % o.checkpoint_every == 0 && done < o.steps)
-            write_checkpoint(sim, o.checkpoint);
+            write_checkpoint(comm, sim, o.checkpoint);
         bar.show(done, o.steps,
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
@@ -314,7 +340,7 @@ int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions&
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!o.checkpoint.empty())
-        write_checkpoint(sim, o.checkpoint);
+        write_checkpoint(comm, sim, o.checkpoint);
     if (rank == 0) {
         const BalanceTotals& t = sim.totals();
         std::cout << "done: " << done << " steps in " << std::setprecision(3) << wall << " s, "
@@ -324,10 +350,14 @@ int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions&
             std::cout << "; " << snapshots.count() << " snapshots in " << o.out << "/tissue.xdmf";
         std::cout << "\n";
         print_balance_summary(sim, wall);
-        if (!o.run_record.empty()) {
+    }
+    mpi::agree(comm, [&] {
+        if (rank == 0 && !o.run_record.empty())
             data::write_run_record(o.run_record, sim.run_record("cellshift-sim run", wall));
+    });
+    if (rank == 0) {
+        if (!o.run_record.empty())
             std::cout << "run record: " << o.run_record << "\n";
-        }
         if (!o.checkpoint.empty())
             std::cout << "checkpoint: " << o.checkpoint << " (step " << sim.local().step << ")\n";
     }

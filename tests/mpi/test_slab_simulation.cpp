@@ -208,7 +208,7 @@ TEST_CASE("a run restarted from its checkpoint continues exactly") {
 
 TEST_CASE("bad setups fail on every rank with one message, no hang") {
     const int P = world_size();
-    const auto message = [&](sim::BalanceOptions b) {
+    const auto message = [&](const sim::BalanceOptions& b) {
         try {
             sim::SlabSimulation s(MPI_COMM_WORLD, mpi_params(), b, "cpu-binned", "test");
         } catch (const sim::CollectiveError& e) {

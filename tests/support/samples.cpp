@@ -129,4 +129,69 @@ bool same(const data::RunRecord& a, const data::RunRecord& b) {
            a.source == b.source;
 }
 
+data::Checkpoint sample_checkpoint() {
+    data::Checkpoint c;
+    c.step = 120;
+    c.time = 1.2;
+    c.next_cell_id = 8;
+    c.positions = data::Matrix(6, 3);
+    for (std::size_t i = 0; i < 18; ++i)
+        c.positions.values[i] = 0.1 * static_cast<double>(i) + 1.0 / 3.0;
+    c.element_id = {1 << 20, (1 << 20) + 1, 4 << 20, 7 << 20, (7 << 20) + 1, (7 << 20) + 5};
+    c.element_cell = {1, 1, 4, 7, 7, 7};
+    c.element_adhesive = {1, 1, 0, 1, 1, 1};
+    c.cell_id = {1, 4, 7};
+    c.cell_type = {0, 2, 1};
+    c.cell_generation = {0, 3, 1};
+    c.cell_next_serial = {2, 1, 6};
+    c.cell_elements = {2, 1, 3};
+    c.cell_owner = {0, 1, 1};
+    c.cell_age = {0.5, 3.25, 1.0 / 7.0};
+    c.cell_cycle_time = {20.0, 18.5, 21.0};
+    c.cell_growth_credit = {0.25, 0.0, 0.75};
+    c.ranks = 2;
+    c.slices = 12;
+    c.policy = "holt";
+    c.configuration = "Lx = 24\nseed = 7\n";
+    c.policy_state = {{"boundaries", {0, 5, 12}}, {"holt/level", {1.0 / 3.0, 2.0}}};
+    c.balancer_state = {{"interval_time", {0.125, 1e-9}}, {"history/step", {}}};
+    return c;
+}
+
+bool same(const data::Checkpoint& a, const data::Checkpoint& b) {
+    return a.step == b.step && a.time == b.time && a.next_cell_id == b.next_cell_id &&
+           a.positions.values == b.positions.values && a.element_id == b.element_id &&
+           a.element_cell == b.element_cell && a.element_adhesive == b.element_adhesive &&
+           a.cell_id == b.cell_id && a.cell_type == b.cell_type &&
+           a.cell_generation == b.cell_generation && a.cell_next_serial == b.cell_next_serial &&
+           a.cell_elements == b.cell_elements && a.cell_owner == b.cell_owner &&
+           a.cell_age == b.cell_age && a.cell_cycle_time == b.cell_cycle_time &&
+           a.cell_growth_credit == b.cell_growth_credit && a.ranks == b.ranks &&
+           a.slices == b.slices && a.policy == b.policy && a.configuration == b.configuration &&
+           a.policy_state == b.policy_state && a.balancer_state == b.balancer_state;
+}
+
+data::Snapshot sample_snapshot() {
+    data::Snapshot s;
+    s.step = 300;
+    s.time = 3.0;
+    s.positions = data::Matrix(4, 3);
+    for (std::size_t i = 0; i < 12; ++i)
+        s.positions.values[i] = 0.25 * static_cast<double>(i) + 1.0 / 3.0;
+    s.element_id = {1 << 20, (1 << 20) + 1, 2 << 20, (2 << 20) + 1};
+    s.cell_id = {1, 1, 2, 2};
+    s.cell_type = {0, 0, 1, 2};
+    s.rank = {0, 0, 1, 1};
+    s.domain = {24.0, 8.0, 10.0};
+    s.source = "tests";
+    return s;
+}
+
+bool same(const data::Snapshot& a, const data::Snapshot& b) {
+    return a.step == b.step && a.time == b.time && a.positions.rows == b.positions.rows &&
+           a.positions.cols == b.positions.cols && a.positions.values == b.positions.values &&
+           a.element_id == b.element_id && a.cell_id == b.cell_id && a.cell_type == b.cell_type &&
+           a.rank == b.rank && a.domain == b.domain && a.source == b.source;
+}
+
 } // namespace cellshift::test

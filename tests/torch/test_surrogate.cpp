@@ -19,7 +19,6 @@
 #include <cmath>
 
 using namespace cellshift;
-using torch::indexing::Slice;
 
 namespace {
 

@@ -10,7 +10,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <stdexcept>
 
@@ -142,4 +144,37 @@ TEST_CASE("atomic write: unwritable destinations are one-line errors", "[data][a
     std::filesystem::create_directory(dir.file("a-directory"));
     CHECK_DATA_ERROR(data::write_trace(dir.file("a-directory"), test::sample_trace()),
                      dir.file("a-directory"), "is a directory");
+}
+
+TEST_CASE("atomic write: temporaries of a killed writer on this host are removed, others kept",
+          "[data][atomic]") {
+    TempDir dir;
+    const std::string path = dir.file("ckpt.h5");
+    char host[256] = {};
+    REQUIRE(::gethostname(host, sizeof host - 1) == 0);
+    std::string me = host;
+    for (char& ch : me)
+        if (ch == '/' || ch == '-')
+            ch = '_';
+    const pid_t dead = ::fork(); // a pid that no longer runs
+    REQUIRE(dead >= 0);
+    if (dead == 0)
+        ::_exit(0);
+    ::waitpid(dead, nullptr, 0);
+    auto touch = [&](const std::string& name) {
+        std::FILE* f = std::fopen(dir.file(name).c_str(), "w");
+        REQUIRE(f != nullptr);
+        std::fclose(f);
+    };
+    const std::string stale = "ckpt.h5.tmp-" + me + "-" + std::to_string(dead) + "-abcdef";
+    const std::string alive = "ckpt.h5.tmp-" + me + "-" + std::to_string(::getpid()) + "-abcdef";
+    const std::string remote = "ckpt.h5.tmp-otherhost-" + std::to_string(dead) + "-abcdef";
+    const std::string other_file = "run.h5.tmp-" + me + "-" + std::to_string(dead) + "-abcdef";
+    for (const auto& name : {stale, alive, remote, other_file})
+        touch(name);
+    data::write_trace(path, test::sample_trace());
+    auto entries = dir.entries();
+    CHECK(std::find(entries.begin(), entries.end(), stale) == entries.end());
+    for (const auto& kept : {alive, remote, other_file, std::string("ckpt.h5")})
+        CHECK(std::find(entries.begin(), entries.end(), kept) != entries.end());
 }

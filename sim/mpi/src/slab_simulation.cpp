@@ -253,7 +253,7 @@ void SlabSimulation::step_once() {
         if (rank_ > 0 && in_ghost_window(e.x[i], extents[static_cast<std::size_t>(rank_ - 1)], rc))
             append_element(to_left, e, i);
         if (rank_ + 1 < size_ &&
-            in_ghost_window(e.x[i], extents[static_cast<std::size_t>(rank_ + 1)], rc))
+            in_ghost_window(e.x[i], extents[static_cast<std::size_t>(rank_) + 1], rc))
             append_element(to_right, e, i);
     }
     double busy = seconds_since(t0);

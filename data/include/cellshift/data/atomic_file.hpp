@@ -10,7 +10,9 @@ namespace cellshift::data {
 
 class AtomicFile {
 public:
-    // Creates "<path>.tmp-XXXXXX" beside `path`; throws Error if it cannot.
+    // Creates "<path>.tmp-<host>-<pid>-XXXXXX" beside `path`; throws Error if it
+    // cannot. Temporary files of `path` left by a killed process of this host
+    // (its pid no longer runs) are removed first.
     explicit AtomicFile(std::string path);
     AtomicFile(const AtomicFile&) = delete;
     AtomicFile& operator=(const AtomicFile&) = delete;
@@ -21,6 +23,8 @@ public:
     const std::string& temp_path() const { return temp_path_; }
 
     // fsync the temporary file, rename it to path(), fsync the directory.
+    // CELLSHIFT_TEST_COMMIT_DELAY_MS=N waits N ms first (fault-injection tests
+    // use it to kill a tool while a write is in flight).
     void commit();
 
 private:

@@ -34,7 +34,7 @@ TissueCensus census(const Tissue& tissue);
 
 class Simulation {
 public:
-    Simulation(SemParams params, std::unique_ptr<ForceBackend> backend);
+    Simulation(const SemParams& params, std::unique_ptr<ForceBackend> backend);
     Simulation(SemParams params, Tissue tissue, std::unique_ptr<ForceBackend> backend);
 
     // Advances `steps` steps; the lifecycle runs after every step number divisible
