@@ -187,8 +187,12 @@ std::optional<data::Controller> load_controller(const CompareOptions& o) {
     return data::read_controller(file);
 }
 
-// Said under the table when the default policy list had to leave `rnn` out.
-std::string rnn_note(const std::vector<eval::PolicySpec>& specs) {
+// Said under the table when the default policy list had to leave `rnn` out
+// (no controller could be loaded); not when the user's list did not name it.
+std::string rnn_note(const std::vector<eval::PolicySpec>& specs, bool have_controller) {
+    if (have_controller) {
+        return "";
+    }
     for (const auto& s : specs) {
         if (s.name == "rnn") {
             return "";
@@ -463,7 +467,8 @@ int main(int argc, char** argv) {
             std::string caption = "evaluation seeds " +
                                   std::to_string(scenarios::kEvaluationSeedBase + sc.first_index) +
                                   "+; clock: workload (noise-free per-slice cost)";
-            std::cout << eval::format_table(result.rows, caption) << rnn_note(specs) << std::flush;
+            std::cout << eval::format_table(result.rows, caption)
+                      << rnn_note(specs, weights.has_value()) << std::flush;
             double decisions = static_cast<double>(specs.size() * sc.ranks.size()) *
                                static_cast<double>(sc.count * sc.events);
             if (!sc_opt.quiet) {
@@ -481,7 +486,8 @@ int main(int argc, char** argv) {
             eval::ComparisonResult result = eval::compare_on_trace(
                 specs, t, tr_opt.ranks, trace_w_min, trace_jitter, tr_opt.records, trace_file);
             std::string caption = "trace " + trace_file + "; clock: workload (the trace's cost)";
-            std::cout << eval::format_table(result.rows, caption) << rnn_note(specs);
+            std::cout << eval::format_table(result.rows, caption)
+                      << rnn_note(specs, weights.has_value());
             write_outputs(tr_opt, result, "trace", caption);
             return 0;
         }

@@ -27,4 +27,10 @@ if "$mpirun" --quiet -n 3 "$sim" run "${common[@]}" --steps 10 --restart "$out/c
     echo "a 3-rank restart of a 2-rank checkpoint was accepted"; exit 1
 fi
 grep -q "written by 2 ranks" "$out/ranks.err" || { echo "unexpected: $(cat "$out/ranks.err")"; exit 1; }
+# ... and so is a restart under another policy, which names the checkpoint's.
+other=("${common[@]/rnn/holt}")
+if "$mpirun" --quiet -n 2 "$sim" run "${other[@]}" --steps 10 --restart "$out/ckpt.h5" 2> "$out/policy.err"; then
+    echo "a restart under another policy was accepted"; exit 1
+fi
+grep -q "written under policy 'rnn', not 'holt'" "$out/policy.err" || { echo "unexpected: $(cat "$out/policy.err")"; exit 1; }
 echo "restart matches the uninterrupted run: step 300, $events events"

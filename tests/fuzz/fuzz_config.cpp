@@ -44,6 +44,7 @@ void check_one_line(const std::string& message) {
         std::abort();
 }
 
+#if !defined(CELLSHIFT_FUZZ_CONFIG_EVAL) // the eval target runs the tool's own main
 // Parses `args` with `app`; a CLI11 rejection must be one line.
 bool parse(CLI::App& app, std::vector<std::string> args) {
     std::vector<char*> argv;
@@ -58,6 +59,7 @@ bool parse(CLI::App& app, std::vector<std::string> args) {
         return false;
     }
 }
+#endif
 
 void parse_config(const std::string& path) {
 #if defined(CELLSHIFT_FUZZ_CONFIG_SIM)

@@ -64,7 +64,7 @@ void write_bytes(const std::string& path, const std::string& bytes) {
 
 } // namespace
 
-TEST_CASE("every HDF5 reader: missing, empty, not HDF5, truncated, another format",
+TEST_CASE("every HDF5 reader: missing, empty, not HDF5, truncated, a newer version, another format",
           "[data][matrix]") {
     TempDir dir;
     const auto all = formats();
@@ -94,6 +94,11 @@ TEST_CASE("every HDF5 reader: missing, empty, not HDF5, truncated, another forma
             INFO("kept " << fraction << " of " << whole.size() << " bytes");
             CHECK_DATA_ERROR(f.read(truncated), truncated, "");
         }
+
+        const std::string future = dir.file(f.name + "-v99.h5");
+        f.write_valid(future);
+        test::set_int_attribute(future, "/", "format_version", 99);
+        CHECK_DATA_ERROR(f.read(future), future, "format_version");
 
         for (const Format& other : all) {
             if (other.name == f.name)
@@ -167,4 +172,30 @@ TEST_CASE("snapshot: exact round trip, and every rejection names the problem",
         test::delete_attribute(path, "/", "step");
         CHECK_DATA_ERROR(data::read_snapshot(path), path, "step");
     }
+}
+
+TEST_CASE("run record: NaN and infinite rank times are refused", "[data][run_record][matrix]") {
+    TempDir dir;
+    const std::string path = dir.file("run.h5");
+    data::write_run_record(path, test::sample_run_record());
+    for (const double bad : {std::nan(""), std::numeric_limits<double>::infinity()}) {
+        data::write_run_record(path, test::sample_run_record());
+        test::set_double_element(path, "rank_time", 4, bad);
+        CHECK_DATA_ERROR(data::read_run_record(path), path, "rank_time");
+    }
+}
+
+TEST_CASE("a file's strings reach messages as one printable line", "[data][matrix]") {
+    // Found by the trace fuzz target: a corrupt format attribute with a newline
+    // and control bytes was quoted into the error as it was.
+    TempDir dir;
+    const std::string path = dir.file("corrupt.h5");
+    data::write_trace(path, test::sample_trace());
+    test::set_string_attribute(path, "/", "format", "cellshift.trace\n\x1b[31mred\r\x7f");
+    const std::string message = test::error_of([&] { (void)data::read_trace_hdf5(path); });
+    CHECK(message.rfind(path, 0) == 0);
+    CHECK(message.find('\n') == std::string::npos);
+    CHECK(message.find('\x1b') == std::string::npos);
+    CHECK(message.find("cellshift.trace \\x1b[31mred \\x7f") != std::string::npos);
+    CHECK(data::printable("a\tb\x01") == "a b\\x01");
 }
