@@ -7,9 +7,9 @@
 
 #include "cellshift/data/error.hpp"
 #include "cellshift/data/run_tool.hpp"
+#include "fuzz_input.hpp"
 
 #include <CLI/CLI.hpp>
-#include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -29,15 +29,6 @@ int cellshift_eval_main(int argc, char** argv); // eval/main.cpp, renamed
 #endif
 
 namespace {
-
-std::string scratch_path() {
-    static const std::string path = [] {
-        const char* dir = std::getenv("TMPDIR");
-        return std::string(dir ? dir : "/tmp") + "/cellshift-fuzz-config-" +
-               std::to_string(getpid()) + ".toml";
-    }();
-    return path;
-}
 
 void check_one_line(const std::string& message) {
     if (message.empty() || message.find('\n') != std::string::npos)
@@ -101,13 +92,7 @@ void parse_config(const std::string& path) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const std::string path = scratch_path();
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    if (f == nullptr)
-        std::abort();
-    if (size > 0 && std::fwrite(data, 1, size, f) != size)
-        std::abort();
-    std::fclose(f);
+    const std::string path = cellshift::fuzz::input_file("config", ".toml", data, size);
     try {
         parse_config(path);
     } catch (const std::exception& e) {

@@ -10,8 +10,7 @@
 #include "cellshift/data/run_record.hpp"
 #include "cellshift/data/snapshot.hpp"
 #include "cellshift/data/trace.hpp"
-
-#include <unistd.h>
+#include "fuzz_input.hpp"
 
 #include <cstdint>
 #include <cstdio>
@@ -20,15 +19,6 @@
 #include <string>
 
 namespace {
-
-std::string scratch_path() {
-    static const std::string path = [] {
-        const char* dir = std::getenv("TMPDIR");
-        return std::string(dir ? dir : "/tmp") + "/cellshift-fuzz-" + std::to_string(getpid()) +
-               (std::strcmp(CELLSHIFT_FUZZ_READER, "trace_csv") == 0 ? ".csv" : ".h5");
-    }();
-    return path;
-}
 
 void read_one(const std::string& path) {
     using namespace cellshift::data;
@@ -52,13 +42,9 @@ void read_one(const std::string& path) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const std::string path = scratch_path();
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    if (f == nullptr)
-        std::abort();
-    if (size > 0 && std::fwrite(data, 1, size, f) != size)
-        std::abort();
-    std::fclose(f);
+    const bool csv = std::strcmp(CELLSHIFT_FUZZ_READER, "trace_csv") == 0;
+    const std::string path =
+        cellshift::fuzz::input_file(CELLSHIFT_FUZZ_READER, csv ? ".csv" : ".h5", data, size);
     try {
         read_one(path);
     } catch (const cellshift::data::Error& e) {
