@@ -7,6 +7,7 @@
 #include "cellshift/data/trace.hpp"
 #include "cellshift/eval/comparison.hpp"
 #include "cellshift/eval/inspect.hpp"
+#include "cellshift/eval/migration_bound.hpp"
 #include "cellshift/eval/sim_runs.hpp"
 #include "cellshift/eval/sweep.hpp"
 #include "cellshift/eval/tables.hpp"
@@ -349,6 +350,52 @@ int main(int argc, char** argv) {
     sweep->add_option("--out", sweep_out, "directory for sweep.csv")->capture_default_str();
     sweep->add_flag("-q,--quiet", sweep_quiet, "no progress on stderr");
 
+    // --- bound -----------------------------------------------------------------------
+    eval::ScenarioComparison bd = sc;
+    bd.ranks = {8, 16, 32};
+    bd.count = 64;
+    std::string bound_reference = "reactive";
+    std::vector<std::string> bound_params;
+    std::vector<double> bound_fractions{0.2, 0.5, 1.0};
+    double bound_tolerance = 1e-4;
+    std::string bound_out = "out/bound";
+    bool bound_quiet = false;
+    auto* bound = app.add_subcommand(
+        "bound", "the least time-averaged imbalance that ANY policy, clairvoyant ones included, "
+                 "can reach on the held-out scenarios while migrating at most a fraction of the "
+                 "slices a reference policy migrates (a proven lower bound, docs/training.md): "
+                 "tells a migration target no policy can meet from one training has not met");
+    bound->add_option("--reference", bound_reference, "policy whose migration sets the budget")
+        ->capture_default_str();
+    bound->add_option("--param", bound_params,
+                      "override a parameter of the reference, POLICY.NAME=VALUE (repeatable)");
+    bound
+        ->add_option("--fractions", bound_fractions,
+                     "budgets as fractions of the reference's mean migration")
+        ->delimiter(',')
+        ->check(CLI::Range(0.0, 1000.0))
+        ->capture_default_str();
+    bound->add_option("--ranks", bd.ranks, "rank counts P")->delimiter(',')->capture_default_str();
+    bound->add_option("--events", bd.events, "events per rollout")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    bound->add_option("--count", bd.count, "scenarios per rank count")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    bound->add_option("--first-index", bd.first_index, "index of the first evaluation seed")
+        ->capture_default_str();
+    bound
+        ->add_option("--tolerance", bound_tolerance,
+                     "bisection tolerance, in units of imbalance (the bound is rounded down)")
+        ->check(CLI::Range(1e-9, 1.0))
+        ->capture_default_str();
+    bound->add_option("--threads", bd.threads, "threads (results do not depend on it)")
+        ->check(CLI::Range(1, 1024))
+        ->capture_default_str();
+    bound->add_option("--out", bound_out, "directory for bound.md and bound.csv")
+        ->capture_default_str();
+    bound->add_flag("-q,--quiet", bound_quiet, "no progress on stderr");
+
     // --- policies, inspect, convert-trace, write-scenario --------------------------
     auto* policies = app.add_subcommand("policies", "list the registered policies, their "
                                                     "parameters and defaults");
@@ -520,6 +567,34 @@ int main(int argc, char** argv) {
             std::string file = (std::filesystem::path(sweep_out) / "sweep.csv").string();
             data::write_text_atomically(file, eval::sweep_to_csv(points));
             std::cout << "wrote " << file << "\n";
+            return 0;
+        }
+        if (bound->parsed()) {
+            CompareOptions ref;
+            ref.policies = bound_reference;
+            ref.params = bound_params;
+            auto weights = bound_reference == "rnn" ? load_controller(ref) : std::nullopt;
+            const auto specs = policy_specs(ref, weights ? &*weights : nullptr);
+            if (specs.size() != 1) {
+                throw std::invalid_argument("--reference names one policy");
+            }
+            if (!bound_quiet) {
+                bd.progress = [](std::int64_t ranks, std::int64_t done, std::int64_t total) {
+                    if (done == total) {
+                        std::fprintf(stderr, "[bound] P = %lld: %lld scenarios done\n",
+                                     static_cast<long long>(ranks), static_cast<long long>(done));
+                    }
+                };
+            }
+            const auto rows =
+                eval::bound_on_scenarios(specs.front(), bound_fractions, bd, bound_tolerance);
+            const std::string table = eval::bound_to_markdown(rows);
+            std::cout << table;
+            std::filesystem::create_directories(bound_out);
+            const std::string base = (std::filesystem::path(bound_out) / "bound").string();
+            data::write_text_atomically(base + ".md", table);
+            data::write_text_atomically(base + ".csv", eval::bound_to_csv(rows));
+            std::cout << "wrote " << base << ".md, " << base << ".csv\n";
             return 0;
         }
         if (policies->parsed()) {
