@@ -23,12 +23,18 @@ std::vector<ParameterInfo> reactive_parameters() {
 
 std::vector<PolicyStyle> build_styles() {
     using namespace styles;
+    std::vector<ParameterInfo> focused = reactive_parameters();
+    focused.push_back({"focus", 0.0, 0.0, 1.0,
+                       "a boundary moves only if its slower neighbour's time is >= mean + focus "
+                       "(max - mean)"});
     std::vector<ParameterInfo> zero = reactive_parameters();
     zero.push_back({"seed", 0.0, 0.0, 1e15, "seed of the random GRU weights"});
     return {
         {"static", "keep the workload-aware initial partition", {}, false, false, make_static},
         {"reactive", "reactive boundary-shift rule (paper baseline)", reactive_parameters(), false,
          false, make_reactive},
+        {"reactive-max", "reactive rule on the boundaries of the slowest ranks only", focused,
+         false, false, make_reactive_max},
         {"persistence",
          "forecast = last per-slice workload, equal-load repartition",
          {},

@@ -7,6 +7,7 @@ namespace cellshift::controller::styles {
 
 std::unique_ptr<Policy> make_static(const Parameters&, const PolicySettings&);
 std::unique_ptr<Policy> make_reactive(const Parameters&, const PolicySettings&);
+std::unique_ptr<Policy> make_reactive_max(const Parameters&, const PolicySettings&);
 std::unique_ptr<Policy> make_persistence(const Parameters&, const PolicySettings&);
 std::unique_ptr<Policy> make_holt(const Parameters&, const PolicySettings&);
 std::unique_ptr<Policy> make_seam(const Parameters&, const PolicySettings&);

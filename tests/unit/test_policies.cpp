@@ -54,8 +54,9 @@ TEST_CASE("registry: every style is listed and runs a feasible rollout", "[contr
     for (const auto& style : policy_styles()) {
         names.push_back(style.name);
     }
-    CHECK(names == std::vector<std::string>{"static", "reactive", "persistence", "holt", "seam",
-                                            "hoomd", "lammps-shift", "oracle", "rnn", "rnn-zero"});
+    CHECK(names == std::vector<std::string>{"static", "reactive", "reactive-max", "persistence",
+                                            "holt", "seam", "hoomd", "lammps-shift", "oracle",
+                                            "rnn", "rnn-zero"});
     Layout l{96, 8, 2};
     for (const auto& name : names) {
         if (name == "rnn") {
@@ -134,4 +135,47 @@ TEST_CASE("rnn: a controller with other features is refused", "[controller][rnn]
     auto weights = untrained_controller(ReactiveParams{}, 8, 1);
     weights.feature_names[3] = "something_else";
     CHECK_THROWS_WITH(make_rnn_policy(weights), Catch::Contains("differ from this build's"));
+}
+
+TEST_CASE("reactive-max: reactive's moves, only next to the slowest ranks",
+          "[controller][registry]") {
+    // 4 ranks of 10 slices, times 1.0, 1.3, 1.0, 2.0 (mean 1.325, max 2.0). Reactive
+    // (alpha 1, tau 0, no clip) moves all three boundaries: b1 by +10*0.3/(2*1.3),
+    // b2 by -10*0.3/(2*1.3), b3 by +10*1.0/(2*2.0) = 2.5. With focus 1 only the
+    // slowest rank's boundary b3 may move; with focus 0 a boundary moves when its
+    // slower neighbour is at or above the mean (1.325): only b3 again, since rank
+    // 1's 1.3 is below it; with focus 0 and rank 1 at 1.4 (mean 1.35), all three.
+    const Layout l{40, 4, 1};
+    const PolicySettings reactive_like{{{"alpha", 1.0}, {"tau", 0.0}, {"ds_max_fraction", 1.0}},
+                                       ""};
+    auto decide = [&](const char* name, double focus, std::vector<double> times) {
+        PolicySettings s = reactive_like;
+        if (std::string(name) == "reactive-max") {
+            s.overrides["focus"] = focus;
+        }
+        auto p = make_policy(name, s);
+        p->reset(l, uniform_boundaries(l));
+        Observation o;
+        o.rank_times = std::move(times);
+        return p->decide(o);
+    };
+    // Rounded to whole slices: 1.15 -> 1, -1.15 -> -1, 2.5 -> 3 (llround: half away from 0).
+    CHECK(decide("reactive", 0.0, {1.0, 1.3, 1.0, 2.0}) == Boundaries{0, 11, 19, 33, 40});
+    CHECK(decide("reactive-max", 1.0, {1.0, 1.3, 1.0, 2.0}) == Boundaries{0, 10, 20, 33, 40});
+    CHECK(decide("reactive-max", 0.0, {1.0, 1.3, 1.0, 2.0}) == Boundaries{0, 10, 20, 33, 40});
+    CHECK(decide("reactive-max", 0.0, {1.0, 1.4, 1.0, 2.0}) ==
+          decide("reactive", 0.0, {1.0, 1.4, 1.0, 2.0}));
+}
+
+TEST_CASE("reactive-max with every rank at the mean threshold is reactive over a rollout",
+          "[controller][registry]") {
+    // focus 0 keeps every boundary whose slower neighbour is >= the mean; on two
+    // ranks that is always the case (the slower one is at or above the mean), so
+    // the whole rollout must equal reactive's.
+    const Layout l{96, 2, 2};
+    auto reactive = make_policy("reactive");
+    auto focused = make_policy("reactive-max", {{{"focus", 0.0}}, ""});
+    const Rollout a = roll(*reactive, l, 100);
+    CHECK(a.migrated > 0);
+    CHECK(roll(*focused, l, 100).boundaries == a.boundaries);
 }

@@ -1,0 +1,48 @@
+// `reactive-max`: the reactive rule, but only on the boundaries that can lower
+// the maximum. The global imbalance counts the slowest rank alone, so a move
+// between two ranks that are both below it buys nothing now and costs
+// migration; this style moves a boundary only when its slower neighbour's time
+// is at least mean + focus * (max - mean) (focus 0: slower neighbour above the
+// mean; 1: only the slowest rank's two boundaries). Moves are reactive's.
+
+#include "cellshift/controller/reactive.hpp"
+#include "styles.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace cellshift::controller::styles {
+namespace {
+
+class ReactiveMaxPolicy final : public Policy {
+public:
+    ReactiveMaxPolicy(ReactiveParams params, double focus) : params_(params), focus_(focus) {}
+
+private:
+    Boundaries next(const Observation& o) override {
+        std::vector<double> ds = reactive_proposals(o.rank_times, boundaries(), params_,
+                                                    ds_max_slices(layout(), params_));
+        const std::vector<double>& t = o.rank_times;
+        const double mean =
+            std::accumulate(t.begin(), t.end(), 0.0) / static_cast<double>(t.size());
+        const double slowest = *std::max_element(t.begin(), t.end());
+        const double threshold = mean + focus_ * (slowest - mean);
+        for (std::size_t k = 0; k < ds.size(); ++k) {
+            if (std::max(t[k], t[k + 1]) < threshold) {
+                ds[k] = 0.0; // neither neighbour is among the slowest: leave it
+            }
+        }
+        return apply_moves(ds);
+    }
+    ReactiveParams params_;
+    double focus_;
+};
+
+} // namespace
+
+std::unique_ptr<Policy> make_reactive_max(const Parameters& p, const PolicySettings&) {
+    return std::make_unique<ReactiveMaxPolicy>(
+        ReactiveParams{p["alpha"], p["tau"], p["ds_max_fraction"]}, p["focus"]);
+}
+
+} // namespace cellshift::controller::styles
