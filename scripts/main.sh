@@ -10,7 +10,8 @@
 # 3. controller-level evaluation on held-out scenarios, P = 2..32, every policy
 #    (the trained rnn, the clairvoyant oracle, and rnn-zero, which must equal reactive)
 # 4. the 400-event stability rollout at P = 16, and the reactive and seam
-#    parameter sweeps at P = 16 (their imbalance-vs-migration curves)
+#    parameter sweeps at P = 16 (their imbalance-vs-migration curves), and the
+#    migration bound at P = 16 (the least imbalance any policy can have per budget)
 # 5. the same table on the example workload trace (CSV -> HDF5 -> evaluation)
 # 6. a short end-to-end run of the SEM simulator on 4 MPI ranks under static,
 #    reactive and rnn (model clock), plus one on the measured clock
@@ -67,6 +68,10 @@ $E sweep -q --policy reactive --grid alpha=0.1,0.2,0.4,0.6,1.0,1.5 --grid tau=0.
     --ranks 16 --events 100 --count "$count" --seeds evaluation --out out/sweep/reactive | tail -1
 $E sweep -q --policy seam --grid rho=0.05,0.1,0.2,0.4 --grid delta=1,2,4 \
     --ranks 16 --events 100 --count "$count" --seeds evaluation --out out/sweep/seam | tail -1
+
+say "migration bound at P = 16: the least imbalance any policy can reach per migration budget"
+$E bound -q --ranks 16 --count "$count" --fractions 0,0.05,0.1,0.2,0.3,0.5,1,2 --out out/bound \
+    | tail -1
 
 say "a user trace: data/examples/spreading_cluster.csv"
 $E convert-trace data/examples/spreading_cluster.csv out/spreading_cluster.h5 \

@@ -207,6 +207,15 @@ def sweep_figure(r, indir):
         ax.scatter([max(m, 0.5) for _, m, _ in lambdas], [i for _, _, i in lambdas], s=30,
                    c=np.linspace(0.3, 1.0, len(lambdas)), cmap="GnBu", vmin=0, vmax=1,
                    edgecolor="#0e7c86", zorder=3)
+    bound = os.path.join(indir, "bound", "bound.csv")
+    if os.path.exists(bound):
+        pts = sorted((max(float(x["budget"]), 0.5), float(x["least_imbalance_pct"]))
+                     for x in read_csv(bound) if int(x["ranks"]) == 16)
+        if pts:
+            # Below this line no policy can go, clairvoyant or not (cellshift-eval bound).
+            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+            ax.fill_between(xs, 0, ys, color="#bbbbbb", alpha=0.35, step="pre", zorder=0,
+                            label="unreachable: least imbalance for that migration (bound)")
     ax.set_xscale("log")
     ax.set_xlabel("migrated slices per 100-event rollout")
     ax.set_ylabel("mean imbalance [%]")
@@ -215,7 +224,10 @@ def sweep_figure(r, indir):
               "The default of every policy, and every setting of the swept baselines (reactive: "
               "alpha x tau; seam: rho x delta) on the same held-out scenarios, so the rnn is "
               "compared with the best each baseline can do; with scripts/lambda_sweep.sh, also "
-              "rnn controllers trained at several migration weights lambda (labels).")
+              "rnn controllers trained at several migration weights lambda (labels). The grey area "
+              "is out of reach of every policy, clairvoyant ones included: at each migration "
+              "budget, the least imbalance any partition sequence within that budget can have "
+              "(`cellshift-eval bound`).")
     r.figure(fig, "tradeoff_P16", "Imbalance-vs-migration trade-off at P = 16 (controller "
              f"level, workload clock; {r.machine}); lower left is better.")
     if lambdas:
