@@ -214,9 +214,15 @@ def sweep_figure(r, indir):
         if pts:
             # Below this line no policy can go, clairvoyant or not (cellshift-eval bound).
             xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+            # More migration never helps past the floor: carry it to the right edge.
+            right = 1.3 * max(ax.get_xlim()[1], xs[-1])
+            xs.append(right)
+            ys.append(ys[-1])
             ax.fill_between(xs, 0, ys, color="#bbbbbb", alpha=0.35, step="pre", zorder=0,
                             label="unreachable: least imbalance for that migration (bound)")
     ax.set_xscale("log")
+    if os.path.exists(bound) and pts:
+        ax.set_xlim(right=right)
     ax.set_xlabel("migrated slices per 100-event rollout")
     ax.set_ylabel("mean imbalance [%]")
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
