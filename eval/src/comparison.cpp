@@ -1,5 +1,6 @@
 #include "cellshift/eval/comparison.hpp"
 
+#include "cellshift/eval/parallel_for.hpp"
 #include "cellshift/eval/rollout.hpp"
 #include "cellshift/scenarios/counter_rng.hpp"
 #include "cellshift/scenarios/seeds.hpp"
@@ -64,60 +65,34 @@ ComparisonResult compare_on_scenarios(const std::vector<PolicySpec>& policies,
         std::vector<std::vector<RolloutSummary>> runs(policies.size(),
                                                       std::vector<RolloutSummary>(n));
         std::vector<data::RunRecord> records(policies.size());
-        std::atomic<std::size_t> next{0};
-        std::atomic<std::int64_t> done{0};
         std::mutex report;
-        std::exception_ptr failure;
-        auto worker = [&] {
-            try {
-                for (std::size_t i = next++; i < n; i = next++) {
-                    std::uint64_t seed =
-                        scenarios::seed_in_range(opt.seed_base, opt.first_index + i);
-                    scenarios::Scenario sc = scenarios::generate_scenario(config, seed);
-                    WorkloadHistory h;
-                    h.workload = &sc.workload;
-                    h.growth_events = &sc.growth_events;
-                    h.cycle_phase = &sc.cycle_phase;
-                    h.jitter = [&sc](std::int64_t t, std::int64_t k, std::uint64_t stream) {
-                        return scenarios::jitter_factor(sc, t, k, stream);
-                    };
-                    h.source = "scenario seed " + std::to_string(seed);
-                    for (std::size_t p = 0; p < policies.size(); ++p) {
-                        auto policy =
-                            controller::make_policy(policies[p].name, policies[p].settings);
-                        bool keep = opt.keep_records && i == 0;
-                        Rollout r = run_rollout(*policy, policies[p].label, sc.layout, h, keep);
-                        runs[p][i] = r.summary;
-                        if (keep) {
-                            records[p] = std::move(*r.record);
-                        }
-                    }
-                    std::int64_t finished = ++done;
-                    if (opt.progress) {
-                        std::lock_guard<std::mutex> lock(report);
-                        opt.progress(ranks, finished, opt.count);
-                    }
+        std::int64_t done = 0;
+        parallel_for(n, opt.threads, [&](std::size_t i) {
+            std::uint64_t seed = scenarios::seed_in_range(opt.seed_base, opt.first_index + i);
+            scenarios::Scenario sc = scenarios::generate_scenario(config, seed);
+            WorkloadHistory h;
+            h.workload = &sc.workload;
+            h.growth_events = &sc.growth_events;
+            h.cycle_phase = &sc.cycle_phase;
+            h.jitter = [&sc](std::int64_t t, std::int64_t k, std::uint64_t stream) {
+                return scenarios::jitter_factor(sc, t, k, stream);
+            };
+            h.source = "scenario seed " + std::to_string(seed);
+            for (std::size_t p = 0; p < policies.size(); ++p) {
+                auto policy = controller::make_policy(policies[p].name, policies[p].settings);
+                bool keep = opt.keep_records && i == 0;
+                Rollout r = run_rollout(*policy, policies[p].label, sc.layout, h, keep);
+                runs[p][i] = r.summary;
+                if (keep) {
+                    records[p] = std::move(*r.record);
                 }
-            } catch (...) {
-                std::lock_guard<std::mutex> lock(report);
-                if (!failure) {
-                    failure = std::current_exception();
-                }
-                next = n; // stop the other workers
             }
-        };
-        const int threads = std::max(1, std::min<int>(opt.threads, static_cast<int>(n)));
-        std::vector<std::thread> pool;
-        for (int k = 1; k < threads; ++k) {
-            pool.emplace_back(worker);
-        }
-        worker();
-        for (auto& t : pool) {
-            t.join();
-        }
-        if (failure) {
-            std::rethrow_exception(failure);
-        }
+            std::lock_guard<std::mutex> lock(report);
+            ++done;
+            if (opt.progress) {
+                opt.progress(ranks, done, opt.count);
+            }
+        });
         for (std::size_t p = 0; p < policies.size(); ++p) {
             result.rows.push_back(aggregate(ranks, policies[p].label, runs[p], opt.lambda));
             if (opt.keep_records) {

@@ -1,6 +1,7 @@
 #include "cellshift/eval/migration_bound.hpp"
 
 #include "cellshift/controller/partition.hpp"
+#include "cellshift/eval/parallel_for.hpp"
 #include "cellshift/scenarios/scenario.hpp"
 #include "cellshift/scenarios/seeds.hpp"
 
@@ -205,42 +206,6 @@ double pooled_bound(const std::vector<std::vector<double>>& curves,
 } // namespace cellshift::eval
 
 namespace cellshift::eval {
-
-namespace {
-
-// Runs body(i) for i in [0, n) on `threads` threads; the first exception stops
-// the others and is rethrown.
-void parallel_for(std::size_t n, int threads, const std::function<void(std::size_t)>& body) {
-    std::atomic<std::size_t> next{0};
-    std::mutex failed;
-    std::exception_ptr failure;
-    auto worker = [&] {
-        try {
-            for (std::size_t i = next++; i < n; i = next++) {
-                body(i);
-            }
-        } catch (...) {
-            std::lock_guard<std::mutex> lock(failed);
-            if (!failure) {
-                failure = std::current_exception();
-            }
-            next = n;
-        }
-    };
-    std::vector<std::thread> pool;
-    for (int k = 1; k < std::min<int>(threads, static_cast<int>(n)); ++k) {
-        pool.emplace_back(worker);
-    }
-    worker();
-    for (auto& t : pool) {
-        t.join();
-    }
-    if (failure) {
-        std::rethrow_exception(failure);
-    }
-}
-
-} // namespace
 
 std::vector<BoundRow> bound_on_scenarios(const PolicySpec& reference,
                                          const std::vector<double>& fractions,
