@@ -10,6 +10,7 @@ std::unique_ptr<Policy> make_reactive(const Parameters&, const PolicySettings&);
 std::unique_ptr<Policy> make_reactive_max(const Parameters&, const PolicySettings&);
 std::unique_ptr<Policy> make_persistence(const Parameters&, const PolicySettings&);
 std::unique_ptr<Policy> make_holt(const Parameters&, const PolicySettings&);
+std::unique_ptr<Policy> make_lazy_holt(const Parameters&, const PolicySettings&);
 std::unique_ptr<Policy> make_seam(const Parameters&, const PolicySettings&);
 std::unique_ptr<Policy> make_hoomd(const Parameters&, const PolicySettings&);
 std::unique_ptr<Policy> make_lammps_shift(const Parameters&, const PolicySettings&);

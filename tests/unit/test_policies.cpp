@@ -55,8 +55,8 @@ TEST_CASE("registry: every style is listed and runs a feasible rollout", "[contr
         names.push_back(style.name);
     }
     CHECK(names == std::vector<std::string>{"static", "reactive", "reactive-max", "persistence",
-                                            "holt", "seam", "hoomd", "lammps-shift", "oracle",
-                                            "rnn", "rnn-zero"});
+                                            "holt", "lazy-holt", "seam", "hoomd", "lammps-shift",
+                                            "oracle", "rnn", "rnn-zero"});
     Layout l{96, 8, 2};
     for (const auto& name : names) {
         if (name == "rnn") {
@@ -178,4 +178,56 @@ TEST_CASE("reactive-max with every rank at the mean threshold is reactive over a
     const Rollout a = roll(*reactive, l, 100);
     CHECK(a.migrated > 0);
     CHECK(roll(*focused, l, 100).boundaries == a.boundaries);
+}
+
+TEST_CASE("lazy-holt: threshold -1, no hysteresis, no step limit is holt over a rollout",
+          "[controller][registry]") {
+    // With every boundary allowed to go the whole way to the equal-load split of
+    // the same forecast, the lazy rule is holt's repartition (the reference).
+    const Layout l{96, 8, 2};
+    const std::map<std::string, double> smoothing{{"level_alpha", 0.3}, {"trend_beta", 0.1}};
+    auto holt = make_policy("holt", {smoothing, ""});
+    auto overrides = smoothing;
+    overrides.insert({{"threshold", -1.0}, {"hysteresis", 0.0}, {"step", 0.0}});
+    auto lazy = make_policy("lazy-holt", {overrides, ""});
+    const Rollout a = roll(*holt, l, 80);
+    CHECK(a.migrated > 0);
+    CHECK(roll(*lazy, l, 80).boundaries == a.boundaries);
+}
+
+TEST_CASE("lazy-holt: moves at most step slices, toward holt's target, only when it buys",
+          "[controller][registry]") {
+    const Layout l{96, 8, 2};
+    SECTION("a threshold no rank reaches keeps the initial partition") {
+        auto lazy = make_policy("lazy-holt", {{{"threshold", 9.0}}, ""});
+        CHECK(roll(*lazy, l, 80).migrated == 0);
+    }
+    SECTION("every event: |move| <= step, in the direction of the split") {
+        const std::map<std::string, double> settings{
+            {"level_alpha", 0.3}, {"trend_beta", 0.0}, {"threshold", 0.0}, {"step", 1.0}};
+        auto lazy = make_policy("lazy-holt", {settings, ""});
+        auto holt = make_policy("holt", {{{"level_alpha", 0.3}, {"trend_beta", 0.0}}, ""});
+        lazy->reset(l, uniform_boundaries(l));
+        holt->reset(l, uniform_boundaries(l));
+        std::int64_t moved = 0;
+        for (int t = 0; t < 80; ++t) {
+            Observation o;
+            o.slice_workload = drifting_bump(l.slices, t);
+            o.rank_times = rank_sums(o.slice_workload, lazy->boundaries());
+            const Boundaries before = lazy->boundaries();
+            // holt's repartition ignores its current boundaries: fed the same
+            // observations, it decides lazy-holt's target.
+            const Boundaries target = holt->decide(o);
+            const Boundaries after = lazy->decide(o);
+            for (std::size_t k = 1; k + 1 < after.size(); ++k) {
+                const std::int64_t move = after[k] - before[k];
+                CHECK(std::abs(move) <= 1);
+                if (move != 0) {
+                    CHECK((move > 0) == (target[k] > before[k]));
+                }
+                moved += std::abs(move);
+            }
+        }
+        CHECK(moved > 0);
+    }
 }
