@@ -63,6 +63,7 @@ double validate_model(surrogate::ResidualGru& model, const TrainConfig& c,
     // Validation uses the deployed arithmetic by default: whole-slice moves, the
     // final temperature.
     surrogate::SoftLoopConfig loop{c.temperature_end, c.lambda, c.reactive, true};
+    loop.spread_weight = c.spread_weight;
     loop.round_moves = c.validate_rounded;
     double total = 0.0;
     for (const auto& b : batches) {
@@ -180,6 +181,7 @@ TrainResult train(const TrainConfig& c, const std::string& config_text,
         surrogate::ScenarioBatch batch = sample_batch(c, scenarios::kTrainingSeedBase,
                                                       static_cast<std::uint64_t>(step), c.batch);
         surrogate::SoftLoopConfig loop{temp, c.lambda, c.reactive, true};
+        loop.spread_weight = c.spread_weight;
         loop.round_moves = c.round_moves;
         optimizer.zero_grad();
         surrogate::SoftLoopResult r = surrogate::run_soft_loop(model, batch, loop);

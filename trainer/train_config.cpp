@@ -33,6 +33,9 @@ void add_train_options(CLI::App& app, TrainCommandLine& line) {
         ->capture_default_str();
     app.add_option("--lambda", c.lambda, "loss per moved slice and event (L1 migration penalty)")
         ->capture_default_str();
+    app.add_option("--spread-weight", c.spread_weight,
+                   "weight of the normalised spread in the loss (0: global imbalance only)")
+        ->capture_default_str();
     app.add_flag("--round-moves", c.round_moves,
                  "round moves to whole slices in the training rollouts too (straight-through "
                  "gradient); validation always rounds");
@@ -81,6 +84,7 @@ void validate(const TrainConfig& c) {
     require(c.grad_clip > 0, "--grad-clip must be > 0");
     require(c.temperature_start > 0 && c.temperature_end > 0, "temperatures must be > 0");
     require(std::isfinite(c.lambda) && c.lambda >= 0, "--lambda must be >= 0");
+    require(std::isfinite(c.spread_weight) && c.spread_weight >= 0, "--spread-weight must be >= 0");
     require(c.reactive.alpha > 0 && c.reactive.tau >= 0 && c.reactive.ds_max_fraction > 0 &&
                 c.reactive.ds_max_fraction <= 1,
             "--alpha must be > 0, --tau >= 0, --ds-max-fraction in (0, 1]");

@@ -26,7 +26,8 @@ struct TrainConfig {
     double grad_clip = 1.0;         // max global gradient norm
     double temperature_start = 1.0; // slices; annealed geometrically to
     double temperature_end = 0.05;
-    double lambda = 5e-4; // per moved slice and event
+    double lambda = 5e-4;       // per moved slice and event
+    double spread_weight = 1.0; // weight of the normalised spread in the loss
     // Round moves to whole slices in the training rollouts (straight-through). Off
     // by default: with whole-slice boundaries the gradient of the soft rank times
     // vanishes as T falls, and training stalls. Validation always rounds, so the

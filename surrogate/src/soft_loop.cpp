@@ -265,7 +265,7 @@ SoftLoopResult run_soft_loop(ResidualGru& model, const ScenarioBatch& batch,
         torch::Tensor g = global_imbalance(truth);
         torch::Tensor spread = truth.std(1, /*unbiased=*/false) / truth.mean(1);
         torch::Tensor migrated = moves.abs().sum(1);
-        loss = loss + (g + spread + config.lambda * migrated).mean();
+        loss = loss + (g + config.spread_weight * spread + config.lambda * migrated).mean();
         out.imbalance = out.imbalance + g;
         out.spread = out.spread + spread;
         out.migrated = out.migrated + migrated;

@@ -60,10 +60,14 @@ struct SoftLoopConfig {
     // does, with the identity as its gradient (straight-through estimator). Without
     // it the surrogate rewards sub-slice moves that the hard loop rounds away.
     bool round_moves = true;
+    // Weight of the normalised spread in the loss. DESIGN's objective uses 1; 0
+    // trains on the global imbalance alone, which is what the quality bar measures:
+    // evening out ranks that are not the slowest costs migration and no imbalance.
+    double spread_weight = 1.0;
 };
 
 struct SoftLoopResult {
-    torch::Tensor loss;      // scalar: mean over batch and events of G + spread + lambda M
+    torch::Tensor loss;      // scalar: mean over batch and events of G + w spread + lambda M
     torch::Tensor imbalance; // [B] time-averaged global imbalance
     torch::Tensor spread;    // [B]
     torch::Tensor migrated;  // [B] total moved slices
