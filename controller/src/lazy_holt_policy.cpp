@@ -4,7 +4,10 @@
 // estimates are noisy, so a from-scratch repartition (persistence, holt) moves
 // nearly every boundary every event for little gain. Here boundary k moves
 //   - only if its heavier neighbour's forecast load is >= (1 + threshold) x the
-//     mean forecast load (threshold -1: always, i.e. holt's repartition),
+//     mean forecast load, and only in the direction that takes slices from that
+//     neighbour (a split that shifts as a whole can ask a boundary to load a
+//     heavy rank further; that move costs migration and raises the maximum);
+//     threshold -1 turns both gates off: holt's repartition,
 //   - only if the target is at least `hysteresis` slices away,
 //   - by at most `step` slices per event (0: the whole way),
 // toward the target; the joint feasible update keeps w_min. Its curve against
@@ -59,12 +62,17 @@ private:
         const double mean =
             std::accumulate(load.begin(), load.end(), 0.0) / static_cast<double>(load.size());
 
+        const bool gated = lazy_.threshold > -1.0;
         std::vector<double> moves(b.size() - 2, 0.0);
         for (std::size_t k = 0; k < moves.size(); ++k) {
             const double gap = static_cast<double>(target[k + 1] - b[k + 1]);
-            const bool heavy = std::max(load[k], load[k + 1]) >= (1.0 + lazy_.threshold) * mean;
+            const bool heavy =
+                !gated || std::max(load[k], load[k + 1]) >= (1.0 + lazy_.threshold) * mean;
             if (!heavy || gap == 0.0 || std::abs(gap) < lazy_.hysteresis) {
                 continue;
+            }
+            if (gated && (load[k] > load[k + 1]) != (gap < 0.0)) {
+                continue; // it would load the heavier neighbour further
             }
             moves[k] = lazy_.step > 0.0 ? std::clamp(gap, -lazy_.step, lazy_.step) : gap;
         }

@@ -1,5 +1,7 @@
 // The policy registry and every style's contract on whole rollouts.
 
+#include "cellshift/controller/holt.hpp"
+#include "cellshift/controller/partition.hpp"
 #include "cellshift/controller/registry.hpp"
 #include "cellshift/controller/rnn_policy.hpp"
 
@@ -202,28 +204,42 @@ TEST_CASE("lazy-holt: moves at most step slices, toward holt's target, only when
         auto lazy = make_policy("lazy-holt", {{{"threshold", 9.0}}, ""});
         CHECK(roll(*lazy, l, 80).migrated == 0);
     }
-    SECTION("every event: |move| <= step, in the direction of the split") {
-        const std::map<std::string, double> settings{
-            {"level_alpha", 0.3}, {"trend_beta", 0.0}, {"threshold", 0.0}, {"step", 1.0}};
-        auto lazy = make_policy("lazy-holt", {settings, ""});
-        auto holt = make_policy("holt", {{{"level_alpha", 0.3}, {"trend_beta", 0.0}}, ""});
+    SECTION("every event: |move| <= step, toward the split, unloading a heavy neighbour") {
+        // The reference: the same Holt forecast, its equal-load split and the
+        // forecast loads of the two neighbours, recomputed here.
+        const double threshold = 0.05;
+        auto lazy = make_policy(
+            "lazy-holt",
+            {{{"level_alpha", 0.3}, {"trend_beta", 0.0}, {"threshold", threshold}, {"step", 1.0}},
+             ""});
+        HoltForecaster holt(0.3, 0.0);
         lazy->reset(l, uniform_boundaries(l));
-        holt->reset(l, uniform_boundaries(l));
         std::int64_t moved = 0;
         for (int t = 0; t < 80; ++t) {
             Observation o;
             o.slice_workload = drifting_bump(l.slices, t);
             o.rank_times = rank_sums(o.slice_workload, lazy->boundaries());
+            holt.observe(o.slice_workload);
+            const std::vector<double> forecast = holt.forecast();
             const Boundaries before = lazy->boundaries();
-            // holt's repartition ignores its current boundaries: fed the same
-            // observations, it decides lazy-holt's target.
-            const Boundaries target = holt->decide(o);
+            const Boundaries target = split_equal_load(forecast, l);
+            const std::vector<double> load = rank_sums(forecast, before);
+            double mean = 0.0;
+            for (double x : load) {
+                mean += x / static_cast<double>(load.size());
+            }
             const Boundaries after = lazy->decide(o);
             for (std::size_t k = 1; k + 1 < after.size(); ++k) {
                 const std::int64_t move = after[k] - before[k];
                 CHECK(std::abs(move) <= 1);
                 if (move != 0) {
+                    INFO("event " << t << " boundary " << k);
                     CHECK((move > 0) == (target[k] > before[k]));
+                    // Slices leave the heavier neighbour (left rank k-1 loses on a
+                    // negative move), and that neighbour is heavy.
+                    const bool left_heavier = load[k - 1] > load[k];
+                    CHECK(left_heavier == (move < 0));
+                    CHECK(std::max(load[k - 1], load[k]) >= (1.0 + threshold) * mean);
                 }
                 moved += std::abs(move);
             }
