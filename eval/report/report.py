@@ -175,7 +175,8 @@ def rank_time_panels(path_of, suffix):
 
 def sweep_figure(r, indir):
     """Every policy at P = 16 against the whole curves of the swept baselines."""
-    sweeps = {name: os.path.join(indir, "sweep", name, "sweep.csv") for name in ("reactive", "seam")}
+    sweeps = {name: os.path.join(indir, "sweep", name, "sweep.csv")
+              for name in ("reactive", "seam", "lazy-holt")}
     sweeps = {k: v for k, v in sweeps.items() if os.path.exists(v)}
     table = os.path.join(indir, "eval", "scenarios.csv")
     if not sweeps or not os.path.exists(table):
@@ -185,7 +186,7 @@ def sweep_figure(r, indir):
         pts = [x for x in read_csv(path) if int(x["ranks"]) == 16]
         ax.scatter([max(float(x["migrated_slices"]), 0.5) for x in pts],
                    [float(x["imbalance_pct"]) for x in pts], s=16, alpha=0.7,
-                   marker="v^"[k % 2], color=["#f4a261", "#9575cd"][k % 2],
+                   marker="v^s"[k % 3], color=["#f4a261", "#9575cd", "#2a9d8f"][k % 3],
                    label=f"{name} sweep ({len(pts)} settings)")
     rows = [x for x in read_csv(table) if int(x["ranks"]) == 16]
     for k, x in enumerate(rows):
@@ -228,7 +229,8 @@ def sweep_figure(r, indir):
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     r.section("Imbalance against migration at P = 16",
               "The default of every policy, and every setting of the swept baselines (reactive: "
-              "alpha x tau; seam: rho x delta) on the same held-out scenarios, so the rnn is "
+              "alpha x tau; seam: rho x delta; lazy-holt: smoothing x threshold) on the same "
+              "held-out scenarios, so the rnn is "
               "compared with the best each baseline can do; with scripts/lambda_sweep.sh, also "
               "rnn controllers trained at several migration weights lambda (labels). The grey area "
               "is out of reach of every policy, clairvoyant ones included: at each migration "
