@@ -49,13 +49,13 @@ std::vector<PolicyStyle> build_styles() {
          false,
          make_holt},
         {"lazy-holt",
-         "holt's target, but only boundaries next to a rank heavier than (1 + threshold) x "
-         "mean move, by at most step slices",
+         "holt's target, but a boundary moves only to unload a neighbour heavier than (1 + "
+         "threshold) x mean, by at most step slices",
          {{"level_alpha", 0.6, 0.0, 1.0, "smoothing of the level"},
           {"trend_beta", 0.0, 0.0, 1.0, "smoothing of the trend"},
           {"threshold", -1.0, -1.0, 10.0,
-           "a boundary moves only if its heavier neighbour's forecast load is >= (1 + "
-           "threshold) x mean (-1: always)"},
+           "a boundary moves only to unload a neighbour whose forecast load is >= (1 + "
+           "threshold) x mean (-1: no gate, holt's repartition)"},
           {"hysteresis", 1.0, 0.0, 1e6, "slices between boundary and target before it moves"},
           {"step", 0.0, 0.0, 1e6, "largest move per boundary and event, slices (0: no limit)"}},
          true,
