@@ -92,11 +92,14 @@ TEST_CASE("policy state: a restored policy continues exactly", "[controller][che
         o.cycle_phase = 0.2 * t;
         return o;
     };
-    for (const std::string name : {"holt", "rnn", "reactive", "persistence", "seam"}) {
+    for (const std::string name : {"holt", "rnn", "reactive", "persistence", "seam", "lazy-holt"}) {
         INFO("policy " << name);
-        auto straight = controller::make_policy(name, settings);
-        auto first = controller::make_policy(name, settings);
-        auto second = controller::make_policy(name, settings);
+        controller::PolicySettings s = settings;
+        if (name == "lazy-holt") // its thrifty end: the slow forecast's state matters
+            s.overrides = {{"level_alpha", 0.1}, {"threshold", 0.03}, {"step", 1.0}};
+        auto straight = controller::make_policy(name, s);
+        auto first = controller::make_policy(name, s);
+        auto second = controller::make_policy(name, s);
         const auto start = controller::uniform_boundaries(layout);
         straight->reset(layout, start);
         first->reset(layout, start);
