@@ -63,13 +63,13 @@ $E scenarios --count "$count" --events 100 --ranks 2,4,8,16,32 --out out/eval \
 say "stability: 400-event rollouts at P = 16"
 $E scenarios --count 5 --events 400 --ranks 16 --out out/stability -q --controller "$controller"
 
-say "parameter sweeps at P = 16: reactive (alpha x tau), seam (rho x delta), lazy-holt (smoothing x threshold)"
+say "parameter sweeps at P = 16: reactive (alpha x tau), seam (rho x delta), lazy-holt (smoothing x threshold in slices)"
 $E sweep -q --policy reactive --grid alpha=0.1,0.2,0.4,0.6,1.0,1.5 --grid tau=0.05,0.1,0.15,0.3 \
     --ranks 16 --events 100 --count "$count" --seeds evaluation --out out/sweep/reactive | tail -1
 $E sweep -q --policy seam --grid rho=0.05,0.1,0.2,0.4 --grid delta=1,2,4 \
     --ranks 16 --events 100 --count "$count" --seeds evaluation --out out/sweep/seam | tail -1
-$E sweep -q --policy lazy-holt --grid level_alpha=0.05,0.1 --grid trend_beta=0.05 \
-    --grid threshold=0.03,0.06,0.07,0.1,0.14 --grid hysteresis=1 --grid step=1 \
+$E sweep -q --policy lazy-holt --grid level_alpha=0.1,0.15 --grid threshold=0 \
+    --grid threshold_slices=1,1.5,2,2.5,3,4 --grid step=1 \
     --ranks 16 --events 100 --count "$count" --seeds evaluation --out out/sweep/lazy-holt | tail -1
 
 say "migration bound at P = 16: the least imbalance any policy can reach per migration budget"

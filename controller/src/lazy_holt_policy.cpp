@@ -3,10 +3,12 @@
 // imbalance counts the slowest rank alone, and one interval's per-slice
 // estimates are noisy, so a from-scratch repartition (persistence, holt) moves
 // nearly every boundary every event for little gain. Here boundary k moves
-//   - only if its heavier neighbour's forecast load is >= (1 + threshold) x the
-//     mean forecast load, and only in the direction that takes slices from that
-//     neighbour (a split that shifts as a whole can ask a boundary to load a
-//     heavy rank further; that move costs migration and raises the maximum);
+//   - only if its heavier neighbour's forecast load is >= (1 + threshold +
+//     threshold_slices / (S/P)) x the mean forecast load (the second term is that
+//     many slices of a mean-width rank: one slice is a larger share of a rank's
+//     load at large P, so a bar in slices suits every P with one setting), and only in the
+//     direction that takes slices from that neighbour (a split that shifts as a whole can ask a
+//     boundary to load a heavy rank further; that move costs migration and raises the maximum);
 //     threshold -1 turns both gates off: holt's repartition,
 //   - only if the target is at least `hysteresis` slices away,
 //   - by at most `step` slices per event (0: the whole way),
@@ -26,9 +28,10 @@ namespace cellshift::controller::styles {
 namespace {
 
 struct LazySettings {
-    double threshold;  // heavier neighbour's excess over the mean forecast load
-    double hysteresis; // slices between boundary and target before it moves
-    double step;       // largest move per event, slices (0 = no limit)
+    double threshold;        // heavier neighbour's excess over the mean forecast load
+    double threshold_slices; // more excess, in slices of a mean-width rank
+    double hysteresis;       // slices between boundary and target before it moves
+    double step;             // largest move per event, slices (0 = no limit)
 };
 
 class LazyHoltPolicy final : public Policy {
@@ -63,11 +66,13 @@ private:
             std::accumulate(load.begin(), load.end(), 0.0) / static_cast<double>(load.size());
 
         const bool gated = lazy_.threshold > -1.0;
+        const double mean_width =
+            static_cast<double>(layout().slices) / static_cast<double>(layout().ranks);
+        const double excess = lazy_.threshold + lazy_.threshold_slices / mean_width;
         std::vector<double> moves(b.size() - 2, 0.0);
         for (std::size_t k = 0; k < moves.size(); ++k) {
             const double gap = static_cast<double>(target[k + 1] - b[k + 1]);
-            const bool heavy =
-                !gated || std::max(load[k], load[k + 1]) >= (1.0 + lazy_.threshold) * mean;
+            const bool heavy = !gated || std::max(load[k], load[k + 1]) >= (1.0 + excess) * mean;
             if (!heavy || gap == 0.0 || std::abs(gap) < lazy_.hysteresis) {
                 continue;
             }
@@ -88,7 +93,7 @@ private:
 std::unique_ptr<Policy> make_lazy_holt(const Parameters& p, const PolicySettings&) {
     return std::make_unique<LazyHoltPolicy>(
         p["level_alpha"], p["trend_beta"],
-        LazySettings{p["threshold"], p["hysteresis"], p["step"]});
+        LazySettings{p["threshold"], p["threshold_slices"], p["hysteresis"], p["step"]});
 }
 
 } // namespace cellshift::controller::styles

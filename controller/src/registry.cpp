@@ -50,12 +50,14 @@ std::vector<PolicyStyle> build_styles() {
          make_holt},
         {"lazy-holt",
          "holt's target, but a boundary moves only to unload a neighbour heavier than (1 + "
-         "threshold) x mean, by at most step slices",
+         "threshold + threshold_slices / (S/P)) x mean, by at most step slices",
          {{"level_alpha", 0.6, 0.0, 1.0, "smoothing of the level"},
           {"trend_beta", 0.0, 0.0, 1.0, "smoothing of the trend"},
           {"threshold", -1.0, -1.0, 10.0,
            "a boundary moves only to unload a neighbour whose forecast load is >= (1 + "
            "threshold) x mean (-1: no gate, holt's repartition)"},
+          {"threshold_slices", 0.0, 0.0, 1e6,
+           "added to threshold in slices of a mean-width rank: threshold + this / (S/P)"},
           {"hysteresis", 1.0, 0.0, 1e6, "slices between boundary and target before it moves"},
           {"step", 0.0, 0.0, 1e6, "largest move per boundary and event, slices (0: no limit)"}},
          true,

@@ -247,3 +247,22 @@ TEST_CASE("lazy-holt: moves at most step slices, toward holt's target, only when
         CHECK(moved > 0);
     }
 }
+
+TEST_CASE("lazy-holt: threshold_slices is threshold in slices of a mean-width rank",
+          "[controller][registry]") {
+    // S/P = 12: 0.6 slices of a mean-width rank is 5% of the mean load.
+    const Layout l{96, 8, 2};
+    const std::map<std::string, double> common{
+        {"level_alpha", 0.3}, {"trend_beta", 0.0}, {"step", 1.0}};
+    auto in_load = common;
+    in_load["threshold"] = 0.05;
+    auto in_slices = common;
+    in_slices.insert({{"threshold", 0.0}, {"threshold_slices", 0.6}});
+    auto unscaled = common;
+    unscaled["threshold"] = 0.0;
+    const Rollout a = roll(*make_policy("lazy-holt", {in_load, ""}), l, 80);
+    CHECK(a.migrated > 0);
+    CHECK(roll(*make_policy("lazy-holt", {in_slices, ""}), l, 80).boundaries == a.boundaries);
+    // ... and it matters: without it the rule moves differently.
+    CHECK(roll(*make_policy("lazy-holt", {unscaled, ""}), l, 80).boundaries != a.boundaries);
+}
