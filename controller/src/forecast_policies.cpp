@@ -3,8 +3,8 @@
 //   persistence: the forecast is the last observed per-slice workload.
 //   holt:        Holt's level + trend smoothing per slice (holt.hpp).
 
-#include "cellshift/controller/holt.hpp"
 #include "cellshift/controller/partition.hpp"
+#include "holt_forecast_policy.hpp"
 #include "styles.hpp"
 
 #include <stdexcept>
@@ -28,28 +28,15 @@ class PersistencePolicy final : public Policy {
     }
 };
 
-class HoltPolicy final : public Policy {
+class HoltPolicy final : public HoltForecastPolicy {
 public:
-    HoltPolicy(double level_alpha, double trend_beta) : holt_(level_alpha, trend_beta) {}
+    using HoltForecastPolicy::HoltForecastPolicy;
 
 private:
-    void on_reset() override { holt_.reset(); }
-    void save_extra(PolicyState& state) const override {
-        state["holt/level"] = holt_.level();
-        state["holt/trend"] = holt_.trend();
-    }
-    void restore_extra(const PolicyState& state) override {
-        // Before the first observation both are empty; afterwards both hold S values.
-        const std::size_t n = state.count("holt/level") ? state.at("holt/level").size() : 0;
-        if (n != 0 && n != static_cast<std::size_t>(layout().slices))
-            throw std::invalid_argument("policy state 'holt/level' does not hold S values");
-        holt_.restore(state_array(state, "holt/level", n), state_array(state, "holt/trend", n));
-    }
     Boundaries next(const Observation& o) override {
         holt_.observe(require_slice_workload(o, "holt"));
         return split_equal_load(holt_.forecast(), layout());
     }
-    HoltForecaster holt_;
 };
 
 } // namespace
