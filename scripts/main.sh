@@ -9,7 +9,9 @@
 #    (1,200 steps, the README's figures) instead
 # 3. controller-level evaluation on held-out scenarios, P = 2..32, every policy
 #    (the trained rnn, the clairvoyant oracle, and rnn-zero, which must equal reactive)
-# 4. the 400-event stability rollout at P = 16, and the reactive, seam and lazy-holt
+# 4. the low-migration controllers data/controllers/gru24-{quiet,thrifty}.h5 against
+#    reactive and lazy-holt at P = 8, 16, 32 (issue 4's migration bar), the 400-event stability
+#    rollout at P = 16, and the reactive, seam and lazy-holt
 #    parameter sweeps at P = 16 (their imbalance-vs-migration curves), and the
 #    migration bound at P = 16 (the least imbalance any policy can have per budget)
 # 5. the same table on the example workload trace (CSV -> HDF5 -> evaluation)
@@ -31,7 +33,7 @@ while [ $# -gt 0 ]; do
         --train) train=$2; shift 2 ;;
         --shipped) train=0; shift ;;
         --no-lambda-sweep) lambda_sweep=0; shift ;;
-        -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "main.sh: error: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -62,6 +64,12 @@ $E scenarios --count "$count" --events 100 --ranks 2,4,8,16,32 --out out/eval \
 
 say "stability: 400-event rollouts at P = 16"
 $E scenarios --count 5 --events 400 --ranks 16 --out out/stability -q --controller "$controller"
+
+for name in quiet thrifty; do
+    say "low-migration controller gru24-$name.h5 (docs/training.md) at P = 8, 16, 32: issue 4's bar"
+    $E scenarios -q --count "$count" --events 100 --ranks 8,16,32 --out "out/$name" \
+        --policies static,reactive,lazy-holt,rnn --controller "data/controllers/gru24-$name.h5"
+done
 
 say "parameter sweeps at P = 16: reactive (alpha x tau), seam (rho x delta), lazy-holt (smoothing x threshold in slices)"
 $E sweep -q --policy reactive --grid alpha=0.1,0.2,0.4,0.6,1.0,1.5 --grid tau=0.05,0.1,0.15,0.3 \
