@@ -148,9 +148,9 @@ TrainResult train(const TrainConfig& c, const std::string& config_text,
     validate(c);
     torch::set_num_threads(c.threads);
     torch::manual_seed(c.seed);
-    surrogate::ResidualGru model(c.hidden);
+    surrogate::ResidualGru model(c.hidden, c.features);
     model->to(torch::kFloat64);
-    surrogate::ResidualGru best(c.hidden);
+    surrogate::ResidualGru best(c.hidden, c.features);
     best->to(torch::kFloat64);
     torch::optim::Adam optimizer(model->parameters(), torch::optim::AdamOptions(c.lr));
 

@@ -21,6 +21,10 @@ void add_train_options(CLI::App& app, TrainCommandLine& line) {
     app.add_option("--min-ranks", c.min_ranks, "smallest P drawn per step")->capture_default_str();
     app.add_option("--max-ranks", c.max_ranks, "largest P drawn per step")->capture_default_str();
     app.add_option("--hidden", c.hidden, "GRU hidden size")->capture_default_str();
+    app.add_option("--features", c.features,
+                   "GRU inputs: 16 (with the per-slice forecast features) or 12 (rank times "
+                   "only, the set of controllers trained before them)")
+        ->capture_default_str();
     app.add_option("--lr", c.lr, "Adam learning rate (cosine-annealed)")->capture_default_str();
     app.add_option("--lr-min", c.lr_min, "learning rate at the end of the cosine")
         ->capture_default_str();
@@ -79,6 +83,7 @@ void validate(const TrainConfig& c) {
     require(c.min_ranks >= 2 && c.max_ranks >= c.min_ranks,
             "--min-ranks must be >= 2 and <= --max-ranks");
     require(c.hidden >= 1, "--hidden must be >= 1");
+    require(c.features == 12 || c.features == 16, "--features must be 12 or 16");
     require(std::isfinite(c.lr) && c.lr > 0 && c.lr_min >= 0 && c.lr_min <= c.lr,
             "--lr must be > 0 and --lr-min in [0, lr]");
     require(c.grad_clip > 0, "--grad-clip must be > 0");

@@ -21,6 +21,9 @@ struct TrainConfig {
     std::int64_t min_ranks = 2;
     std::int64_t max_ranks = 32;
     std::int64_t hidden = 24;
+    // Inputs of the GRU: 16 (all features, the per-slice forecast's included) or 12
+    // (the rank-time set that every controller trained before it reads).
+    std::int64_t features = 16;
     double lr = 3e-3;
     double lr_min = 1e-4;           // cosine annealing floor
     double grad_clip = 1.0;         // max global gradient norm

@@ -8,26 +8,26 @@
 
 namespace cellshift::controller {
 
-std::vector<std::string> feature_names() {
+std::vector<std::string> feature_names(std::size_t count) {
     std::vector<std::string> names;
-    for (const auto& f : kFeatures) {
-        names.emplace_back(f.name);
+    for (std::size_t f = 0; f < count; ++f) {
+        names.emplace_back(kFeatures.at(f).name);
     }
     return names;
 }
 
-std::vector<double> feature_clamp_min() {
+std::vector<double> feature_clamp_min(std::size_t count) {
     std::vector<double> v;
-    for (const auto& f : kFeatures) {
-        v.push_back(f.min);
+    for (std::size_t f = 0; f < count; ++f) {
+        v.push_back(kFeatures.at(f).min);
     }
     return v;
 }
 
-std::vector<double> feature_clamp_max() {
+std::vector<double> feature_clamp_max(std::size_t count) {
     std::vector<double> v;
-    for (const auto& f : kFeatures) {
-        v.push_back(f.max);
+    for (std::size_t f = 0; f < count; ++f) {
+        v.push_back(kFeatures.at(f).max);
     }
     return v;
 }
@@ -55,6 +55,13 @@ Eigen::MatrixXd compute_features(const FeatureInputs& in) {
     double phase_sin = std::sin(in.cycle_phase);
     double phase_cos = std::cos(in.cycle_phase);
     std::int64_t window = growth_window(slices, static_cast<std::int64_t>(ranks));
+    const bool forecast = in.forecast_loads != nullptr && in.forecast_target != nullptr;
+    const std::vector<double> none(ranks, 0.0);
+    const auto& fc = forecast ? *in.forecast_loads : none;
+    double f_mean = 0.0;
+    for (double v : fc) {
+        f_mean += v / static_cast<double>(ranks);
+    }
 
     Eigen::MatrixXd x(static_cast<Eigen::Index>(kFeatureCount), static_cast<Eigen::Index>(count));
     for (std::size_t k = 0; k < count; ++k) {
@@ -88,6 +95,13 @@ Eigen::MatrixXd compute_features(const FeatureInputs& in) {
         values[kGrowthNearBoundary] = growth;
         values[kReactiveProposal] = (*in.reactive)[k] / in.ds_max;
         values[kLocalImbalanceChange] = imbalance - (*in.previous_local_imbalance)[k];
+        values[kTargetOffset] =
+            forecast ? static_cast<double>((*in.forecast_target)[k + 1] - boundary) / in.ds_max
+                     : 0.0;
+        values[kHeavyExcess] =
+            f_mean > 0.0 ? (std::max(fc[k], fc[k + 1]) / f_mean - 1.0) * mean_width : 0.0;
+        values[kForecastImbalance] = local_imbalance(fc[k], fc[k + 1]);
+        values[kSliceOverDsMax] = forecast ? 1.0 / in.ds_max : 0.0;
         for (std::size_t f = 0; f < kFeatureCount; ++f) {
             x(static_cast<Eigen::Index>(f), static_cast<Eigen::Index>(k)) =
                 std::clamp(values[f], kFeatures[f].min, kFeatures[f].max);

@@ -92,7 +92,7 @@ std::vector<PolicyStyle> build_styles() {
          false,
          true,
          make_oracle},
-        {"rnn", "residual GRU controller from a controller file", {}, false, false, make_rnn},
+        {"rnn", "residual GRU controller from a controller file", {}, true, false, make_rnn},
         {"rnn-zero",
          "residual GRU with random weights and a zero head: must equal reactive exactly", zero,
          false, false, make_rnn_zero},

@@ -2,6 +2,8 @@
 
 #include "cellshift/controller/features.hpp"
 #include "cellshift/controller/gru.hpp"
+#include "cellshift/controller/holt.hpp"
+#include "cellshift/controller/partition.hpp"
 #include "cellshift/controller/residual.hpp"
 #include "styles.hpp"
 
@@ -15,7 +17,8 @@ namespace {
 class RnnPolicy final : public Policy {
 public:
     explicit RnnPolicy(const data::Controller& c)
-        : gru_(c), params_{c.alpha, c.tau, c.ds_max_fraction} {}
+        : gru_(c), params_{c.alpha, c.tau, c.ds_max_fraction}, features_(c.feature_count()),
+          forecaster_(kForecastLevelAlpha, kForecastTrendBeta) {}
 
 private:
     void on_reset() override {
@@ -23,12 +26,15 @@ private:
         hidden_ = Eigen::MatrixXf::Zero(gru_.hidden_size(), count);
         previous_moves_.assign(static_cast<std::size_t>(count), 0.0);
         previous_imbalance_.clear();
+        forecaster_.reset();
     }
 
     void save_extra(PolicyState& state) const override {
         state["rnn/hidden"].assign(hidden_.data(), hidden_.data() + hidden_.size());
         state["rnn/previous_moves"] = previous_moves_;
         state["rnn/previous_imbalance"] = previous_imbalance_;
+        state["rnn/forecast/level"] = forecaster_.level();
+        state["rnn/forecast/trend"] = forecaster_.trend();
     }
     void restore_extra(const PolicyState& state) override {
         const auto& h = state_array(state, "rnn/hidden", static_cast<std::size_t>(hidden_.size()));
@@ -40,6 +46,12 @@ private:
         const std::size_t n = it == state.end() ? 0 : it->second.size();
         previous_imbalance_ =
             state_array(state, "rnn/previous_imbalance", n == 0 ? 0 : previous_moves_.size());
+        const auto lv = state.find("rnn/forecast/level");
+        const std::size_t m = lv == state.end() ? 0 : lv->second.size();
+        if (m != 0 && m != static_cast<std::size_t>(layout().slices))
+            throw std::invalid_argument("policy state 'rnn/forecast/level' does not hold S values");
+        forecaster_.restore(state_array(state, "rnn/forecast/level", m),
+                            state_array(state, "rnn/forecast/trend", m));
     }
 
     Boundaries next(const Observation& o) override {
@@ -54,6 +66,15 @@ private:
         if (previous_imbalance_.empty()) {
             previous_imbalance_ = imbalance; // no change is known at the first event
         }
+        // The forecast features: only a file trained with them reads per-slice workload.
+        Boundaries target;
+        std::vector<double> loads;
+        if (features_ > kRankTimeFeatureCount) {
+            forecaster_.observe(styles::require_slice_workload(o, "rnn"));
+            const std::vector<double> forecast = forecaster_.forecast();
+            target = split_equal_load(forecast, layout());
+            loads = rank_sums(forecast, b);
+        }
         FeatureInputs in;
         in.rank_times = &o.rank_times;
         in.boundaries = &b;
@@ -64,7 +85,11 @@ private:
         in.growth_events = o.growth_events.empty() ? nullptr : &o.growth_events;
         in.reactive = &reactive;
         in.previous_local_imbalance = &previous_imbalance_;
-        Eigen::MatrixXd x = compute_features(in);
+        if (features_ > kRankTimeFeatureCount) {
+            in.forecast_loads = &loads;
+            in.forecast_target = &target;
+        }
+        Eigen::MatrixXd x = compute_features(in).topRows(static_cast<Eigen::Index>(features_));
         gru_.step(x, hidden_);
         Eigen::VectorXd residual = gru_.head(hidden_);
 
@@ -82,26 +107,29 @@ private:
 
     GruCell gru_;
     ReactiveParams params_;
+    std::size_t features_; // the first F features of the table (12 or 16)
     Eigen::MatrixXf hidden_;
     std::vector<double> previous_moves_;
     std::vector<double> previous_imbalance_;
+    HoltForecaster forecaster_;
 };
 
 } // namespace
 
 std::unique_ptr<Policy> make_rnn_policy(const data::Controller& c) {
-    if (c.feature_names != feature_names() || c.clamp_min != feature_clamp_min() ||
-        c.clamp_max != feature_clamp_max()) {
+    const std::size_t f = c.feature_count();
+    if ((f != kRankTimeFeatureCount && f != kFeatureCount) || c.feature_names != feature_names(f) ||
+        c.clamp_min != feature_clamp_min(f) || c.clamp_max != feature_clamp_max(f)) {
         throw std::invalid_argument(
-            "the controller's features (names, order or clamp ranges) differ from this build's "
-            "12 features; it was trained for another version of cellshift");
+            "the controller's features (names, order or clamp ranges) are neither this build's "
+            "12 rank-time features nor its 16 features; it was trained for another version of "
+            "cellshift");
     }
     return std::make_unique<RnnPolicy>(c);
 }
 
 data::Controller untrained_controller(const ReactiveParams& params, std::size_t hidden,
-                                      std::uint64_t seed) {
-    const std::size_t features = kFeatureCount;
+                                      std::uint64_t seed, std::size_t features) {
     std::mt19937_64 rng(seed);
     double bound = 1.0 / std::sqrt(static_cast<double>(hidden));
     std::uniform_real_distribution<double> uniform(-bound, bound);
@@ -113,9 +141,9 @@ data::Controller untrained_controller(const ReactiveParams& params, std::size_t 
         return v;
     };
     data::Controller c;
-    c.feature_names = feature_names();
-    c.clamp_min = feature_clamp_min();
-    c.clamp_max = feature_clamp_max();
+    c.feature_names = feature_names(features);
+    c.clamp_min = feature_clamp_min(features);
+    c.clamp_max = feature_clamp_max(features);
     c.alpha = params.alpha;
     c.tau = params.tau;
     c.ds_max_fraction = params.ds_max_fraction;
@@ -147,7 +175,9 @@ std::unique_ptr<Policy> make_rnn(const Parameters&, const PolicySettings& settin
 
 std::unique_ptr<Policy> make_rnn_zero(const Parameters& p, const PolicySettings&) {
     ReactiveParams params{p["alpha"], p["tau"], p["ds_max_fraction"]};
-    return make_rnn_policy(untrained_controller(params, 24, static_cast<std::uint64_t>(p["seed"])));
+    // The rank-time set: like reactive, it needs nothing but rank times.
+    return make_rnn_policy(untrained_controller(params, 24, static_cast<std::uint64_t>(p["seed"]),
+                                                kRankTimeFeatureCount));
 }
 
 } // namespace styles

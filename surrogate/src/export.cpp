@@ -33,9 +33,10 @@ void copy_into(torch::Tensor& dst, const std::vector<double>& values, const char
 data::Controller to_controller(ResidualGru& model, const controller::ReactiveParams& params,
                                const data::TrainingProvenance& provenance) {
     data::Controller c;
-    c.feature_names = controller::feature_names();
-    c.clamp_min = controller::feature_clamp_min();
-    c.clamp_max = controller::feature_clamp_max();
+    const auto f = static_cast<std::size_t>(model->feature_count);
+    c.feature_names = controller::feature_names(f);
+    c.clamp_min = controller::feature_clamp_min(f);
+    c.clamp_max = controller::feature_clamp_max(f);
     c.alpha = params.alpha;
     c.tau = params.tau;
     c.ds_max_fraction = params.ds_max_fraction;

@@ -1,6 +1,7 @@
 #include "cellshift/surrogate/soft_loop.hpp"
 
 #include "cellshift/controller/features.hpp"
+#include "cellshift/controller/holt.hpp"
 #include "cellshift/controller/partition.hpp"
 #include "cellshift/controller/residual.hpp"
 
@@ -72,7 +73,7 @@ ScenarioBatch make_batch(const std::vector<scenarios::Scenario>& list) {
     b.ranks = list.front().layout.ranks;
     b.slices = list.front().layout.slices;
     b.w_min = list.front().layout.w_min;
-    std::vector<torch::Tensor> w, g, ph, j;
+    std::vector<torch::Tensor> w, g, ph, j, sj;
     for (const auto& sc : list) {
         if (sc.layout.ranks != b.ranks || sc.layout.slices != b.slices ||
             sc.layout.w_min != b.w_min) {
@@ -90,17 +91,30 @@ ScenarioBatch make_batch(const std::vector<scenarios::Scenario>& list) {
             }
         }
         j.push_back(jit);
+        torch::Tensor sjit = torch::empty({rows, b.slices}, kDouble);
+        auto sa = sjit.accessor<double, 2>();
+        for (std::int64_t t = 0; t < rows; ++t) {
+            for (std::int64_t s = 0; s < b.slices; ++s) {
+                sa[t][s] = scenarios::jitter_factor(sc, t, s, 1);
+            }
+        }
+        sj.push_back(sjit);
     }
     b.workload = torch::stack(w);
     b.growth_events = torch::stack(g);
     b.cycle_phase = torch::stack(ph);
     b.jitter = torch::stack(j);
+    b.slice_jitter = torch::stack(sj);
     return b;
 }
 
-ResidualGruImpl::ResidualGruImpl(std::int64_t hidden) : hidden_size(hidden) {
-    cell = register_module(
-        "cell", torch::nn::GRUCell(torch::nn::GRUCellOptions(controller::kFeatureCount, hidden)));
+ResidualGruImpl::ResidualGruImpl(std::int64_t hidden, std::int64_t features)
+    : hidden_size(hidden), feature_count(features) {
+    if (features != static_cast<std::int64_t>(controller::kRankTimeFeatureCount) &&
+        features != static_cast<std::int64_t>(controller::kFeatureCount)) {
+        throw std::invalid_argument("the controller reads 12 or 16 features");
+    }
+    cell = register_module("cell", torch::nn::GRUCell(torch::nn::GRUCellOptions(features, hidden)));
     head = register_module("head", torch::nn::Linear(hidden, 1));
     // Zero head: the untrained controller is exactly the reactive rule.
     torch::NoGradGuard no_grad;
@@ -151,8 +165,8 @@ torch::Tensor soft_reactive(const torch::Tensor& t, const torch::Tensor& b,
 torch::Tensor soft_features(const torch::Tensor& t, const torch::Tensor& b, std::int64_t w_min,
                             double ds_max, const torch::Tensor& previous_moves,
                             const torch::Tensor& phase, const torch::Tensor& growth,
-                            const torch::Tensor& reactive,
-                            const torch::Tensor& previous_imbalance) {
+                            const torch::Tensor& reactive, const torch::Tensor& previous_imbalance,
+                            const torch::Tensor& forecast_loads, const torch::Tensor& target) {
     const std::int64_t batch = t.size(0), ranks = t.size(1), k = ranks - 1;
     const std::int64_t slices = growth.size(1);
     const double mean_width = static_cast<double>(slices) / static_cast<double>(ranks);
@@ -174,11 +188,28 @@ torch::Tensor soft_features(const torch::Tensor& t, const torch::Tensor& b, std:
     torch::Tensor g = (right - left) / (right + left).clamp_min(1.0);
 
     const double wm = static_cast<double>(w_min);
-    torch::Tensor x =
-        torch::stack({imbalance, global, nl / mean_width, nr / mean_width, (nl - wm) / mean_width,
-                      (nr - wm) / mean_width, previous_moves / ds_max, s, c, g, reactive / ds_max,
-                      imbalance - previous_imbalance},
-                     -1);
+    if (!forecast_loads.defined()) {
+        torch::Tensor zero = torch::zeros({batch, k}, kDouble);
+        torch::Tensor x = torch::stack({imbalance, global, nl / mean_width, nr / mean_width,
+                                        (nl - wm) / mean_width, (nr - wm) / mean_width,
+                                        previous_moves / ds_max, s, c, g, reactive / ds_max,
+                                        imbalance - previous_imbalance, zero, zero, zero, zero},
+                                       -1);
+        return clamp_features(x);
+    }
+    torch::Tensor fl = forecast_loads.index({Slice(), Slice(0, -1)});
+    torch::Tensor fr = forecast_loads.index({Slice(), Slice(1, torch::indexing::None)});
+    torch::Tensor f_mean = forecast_loads.mean(1, /*keepdim=*/true);
+    torch::Tensor heavy =
+        torch::where(f_mean > 0, (torch::max(fl, fr) / f_mean.clamp_min(1e-300) - 1.0) * mean_width,
+                     torch::zeros_like(fl));
+    torch::Tensor offset = (target - b.index({Slice(), Slice(1, ranks)})) / ds_max;
+    torch::Tensor coarse = torch::full({batch, k}, 1.0 / ds_max, kDouble);
+    torch::Tensor x = torch::stack(
+        {imbalance, global, nl / mean_width, nr / mean_width, (nl - wm) / mean_width,
+         (nr - wm) / mean_width, previous_moves / ds_max, s, c, g, reactive / ds_max,
+         imbalance - previous_imbalance, offset, heavy, local_imbalance(forecast_loads), coarse},
+        -1);
     return clamp_features(x);
 }
 
@@ -203,6 +234,12 @@ SoftLoopResult run_soft_loop(ResidualGru& model, const ScenarioBatch& batch,
         torch::zeros({nb * std::max<std::int64_t>(k, 1), model->hidden_size}, kDouble);
     torch::Tensor previous_moves = torch::zeros({nb, k}, kDouble);
     torch::Tensor previous_imbalance;
+    // The smoothed per-slice forecast of the observed workload (no gradient: it does
+    // not depend on the boundaries), one forecaster per scenario as in the rnn policy.
+    std::vector<controller::HoltForecaster> forecasters(
+        static_cast<std::size_t>(nb), controller::HoltForecaster(controller::kForecastLevelAlpha,
+                                                                 controller::kForecastTrendBeta));
+    torch::Tensor seen_slices = batch.workload * batch.slice_jitter;
 
     SoftLoopResult out;
     torch::Tensor loss = torch::zeros({}, kDouble);
@@ -222,12 +259,34 @@ SoftLoopResult run_soft_loop(ResidualGru& model, const ScenarioBatch& batch,
             }
             moves = reactive;
             if (config.use_controller) {
-                torch::Tensor x = soft_features(observed, b, batch.w_min, ds_max, previous_moves,
-                                                batch.cycle_phase.index({Slice(), t - 1}),
-                                                batch.growth_events.index({Slice(), t - 1}),
-                                                reactive, previous_imbalance);
+                const bool uses_forecast =
+                    model->feature_count >
+                    static_cast<std::int64_t>(controller::kRankTimeFeatureCount);
+                std::vector<torch::Tensor> forecast, target;
+                for (std::int64_t i = 0; uses_forecast && i < nb; ++i) {
+                    torch::Tensor row = seen_slices.index({i, t - 1}).contiguous();
+                    auto& fc = forecasters[static_cast<std::size_t>(i)];
+                    fc.observe(std::vector<double>(row.data_ptr<double>(),
+                                                   row.data_ptr<double>() + slices));
+                    std::vector<double> f = fc.forecast();
+                    controller::Boundaries split = controller::split_equal_load(f, layout);
+                    forecast.push_back(torch::tensor(f, kDouble));
+                    target.push_back(torch::tensor(
+                        std::vector<double>(split.begin() + 1, split.end() - 1), kDouble));
+                }
+                torch::Tensor forecast_loads, target_split;
+                if (uses_forecast) {
+                    forecast_loads = soft_rank_times(torch::stack(forecast), b, config.temperature);
+                    target_split = torch::stack(target);
+                }
+                torch::Tensor x =
+                    soft_features(observed, b, batch.w_min, ds_max, previous_moves,
+                                  batch.cycle_phase.index({Slice(), t - 1}),
+                                  batch.growth_events.index({Slice(), t - 1}), reactive,
+                                  previous_imbalance, forecast_loads, target_split)
+                        .index({"...", Slice(0, model->feature_count)});
                 auto [residual, h] =
-                    model->forward(x.view({nb * k, controller::kFeatureCount}), hidden);
+                    model->forward(x.reshape({nb * k, model->feature_count}), hidden);
                 hidden = h;
                 torch::Tensor ratio =
                     (reactive / ds_max).clamp(-controller::kAtanhClip, controller::kAtanhClip);

@@ -4,6 +4,7 @@
 #include "../support/temp_dir.hpp"
 #include "cellshift/controller/features.hpp"
 #include "cellshift/controller/gru.hpp"
+#include "cellshift/controller/holt.hpp"
 #include "cellshift/controller/partition.hpp"
 #include "cellshift/controller/reactive.hpp"
 #include "cellshift/controller/registry.hpp"
@@ -46,9 +47,10 @@ std::vector<double> as_vector(const torch::Tensor& t) {
 
 // A double-precision controller with a random, non-zero head (so the residual
 // matters), seeded.
-surrogate::ResidualGru model_with_head(std::uint64_t seed, double head_sd, double head_bias) {
+surrogate::ResidualGru model_with_head(std::uint64_t seed, double head_sd, double head_bias,
+                                       std::int64_t features = controller::kFeatureCount) {
     torch::manual_seed(seed);
-    surrogate::ResidualGru model(24);
+    surrogate::ResidualGru model(24, features);
     model->to(torch::kFloat64);
     torch::NoGradGuard no_grad;
     model->head->weight.normal_(0.0, head_sd);
@@ -64,6 +66,10 @@ controller::Observation observe(const scenarios::Scenario& sc, std::int64_t t,
     o.rank_times = controller::rank_sums(sc.row(t - 1), b);
     for (std::size_t p = 0; p < o.rank_times.size(); ++p) {
         o.rank_times[p] *= scenarios::jitter_factor(sc, t - 1, static_cast<std::int64_t>(p), 0);
+    }
+    o.slice_workload = sc.row(t - 1);
+    for (std::size_t s = 0; s < o.slice_workload.size(); ++s) {
+        o.slice_workload[s] *= scenarios::jitter_factor(sc, t - 1, static_cast<std::int64_t>(s), 1);
     }
     o.growth_events = sc.growth_row(t - 1);
     o.cycle_phase = sc.cycle_phase[static_cast<std::size_t>(t - 1)];
@@ -119,6 +125,16 @@ TEST_CASE("soft loop: features and reactive proposal equal the Eigen controller'
     in.growth_events = &growth;
     in.reactive = &reactive;
     in.previous_local_imbalance = &previous_imbalance;
+    // A forecast that differs from the observed rank times: two smoothed rows.
+    controller::HoltForecaster holt(controller::kForecastLevelAlpha,
+                                    controller::kForecastTrendBeta);
+    holt.observe(sc.row(1));
+    holt.observe(w);
+    std::vector<double> forecast = holt.forecast();
+    controller::Boundaries target = controller::split_equal_load(forecast, sc.layout);
+    std::vector<double> loads = controller::rank_sums(forecast, b);
+    in.forecast_loads = &loads;
+    in.forecast_target = &target;
     Eigen::MatrixXd eigen = controller::compute_features(in);
 
     torch::Tensor tt = as_tensor(times).unsqueeze(0);
@@ -131,7 +147,9 @@ TEST_CASE("soft loop: features and reactive proposal equal the Eigen controller'
     torch::Tensor x = surrogate::soft_features(
         tt, tb, sc.layout.w_min, ds_max, as_tensor(previous_moves).unsqueeze(0),
         torch::tensor({sc.cycle_phase[4]}, kDouble), as_tensor(growth).unsqueeze(0),
-        as_tensor(reactive).unsqueeze(0), as_tensor(previous_imbalance).unsqueeze(0));
+        as_tensor(reactive).unsqueeze(0), as_tensor(previous_imbalance).unsqueeze(0),
+        as_tensor(loads).unsqueeze(0),
+        as_tensor(std::vector<double>(target.begin() + 1, target.end() - 1)).unsqueeze(0));
     REQUIRE(x.size(1) == eigen.cols());
     REQUIRE(x.size(2) == eigen.rows());
     auto a = x.accessor<double, 3>();
@@ -258,8 +276,14 @@ TEST_CASE("export: the Eigen rnn policy makes the LibTorch controller's moves ov
           "[surrogate]") {
     // A controller with a non-zero head (so the residual matters), exported and run
     // by the deployed Eigen policy, against the soft loop at low temperature with
-    // whole-slice moves (the deployed arithmetic).
-    surrogate::ResidualGru model = model_with_head(11, 0.5, 0.05);
+    // whole-slice moves (the deployed arithmetic). The head's scale keeps every move
+    // within half the slack of the rank it enters, where the surrogate's limit and the
+    // joint feasible update agree (a larger head saturates moves into narrow ranks).
+    // Both feature sets: all 16, and the 12 rank-time features of older files.
+    const auto features = GENERATE(static_cast<std::int64_t>(controller::kFeatureCount),
+                                   static_cast<std::int64_t>(controller::kRankTimeFeatureCount));
+    INFO(features << " features");
+    surrogate::ResidualGru model = model_with_head(11, 0.3, 0.05, features);
     controller::ReactiveParams params{0.6, 0.03, 0.1};
     scenarios::ScenarioConfig config;
     config.ranks = 8;
@@ -270,7 +294,9 @@ TEST_CASE("export: the Eigen rnn policy makes the LibTorch controller's moves ov
     torch::NoGradGuard no_grad;
     auto soft = surrogate::run_soft_loop(model, surrogate::make_batch({sc}), loop);
 
-    auto policy = controller::make_rnn_policy(surrogate::to_controller(model, params, {}));
+    const data::Controller exported = surrogate::to_controller(model, params, {});
+    REQUIRE(exported.feature_count() == static_cast<std::size_t>(features));
+    auto policy = controller::make_rnn_policy(exported);
     policy->reset(sc.layout, controller::split_equal_load(sc.row(0), sc.layout));
     int differs_from_reactive = 0;
     auto reactive = controller::make_policy(
@@ -308,15 +334,16 @@ TEST_CASE("export: the Eigen GRU of the exported file computes the LibTorch cell
     surrogate::ResidualGru model = model_with_head(4, 0.2, 0.0);
     data::Controller c = surrogate::to_controller(model, controller::ReactiveParams{}, {});
     data::validate(c, "exported");
-    CHECK(c.parameter_count() == 2761);
+    constexpr int kF = static_cast<int>(controller::kFeatureCount);
+    CHECK(c.parameter_count() == 3 * 24 * (kF + 24 + 2) + 25);
     controller::GruCell cell(c);
-    torch::Tensor x = torch::randn({5, 12}, kDouble);
+    torch::Tensor x = torch::randn({5, kF}, kDouble);
     torch::Tensor h = torch::randn({5, 24}, kDouble).tanh();
     auto [r, h2] = model->forward(x, h);
-    Eigen::MatrixXd ex(12, 5);
+    Eigen::MatrixXd ex(kF, 5);
     Eigen::MatrixXf eh(24, 5);
     for (int n = 0; n < 5; ++n) {
-        for (int f = 0; f < 12; ++f) {
+        for (int f = 0; f < kF; ++f) {
             ex(f, n) = x[n][f].item<double>();
         }
         for (int i = 0; i < 24; ++i) {

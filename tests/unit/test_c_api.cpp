@@ -29,12 +29,16 @@ TEST_CASE("C API: rnn from a file equals reactive with the file's constants", "[
     int64_t a[P + 1], b[P + 1];
     int64_t previous[P + 1] = {0, 16, 32, 48, 64, 80}; // the initial equal widths
     int moves = 0;
+    double slices[S]; // a 16-feature controller reads the per-slice workload
     for (int t = 0; t < 50; ++t) {
         double times[P];
         for (int p = 0; p < P; ++p) {
             times[p] = 1.0 + 0.5 * std::sin(0.3 * t + p); // a wandering imbalance
         }
-        REQUIRE(cellshift_controller_step(rnn, times, nullptr, nullptr, 0.1 * t, a, err,
+        for (int s = 0; s < S; ++s) {
+            slices[s] = 1.0 + 0.5 * std::sin(0.3 * t + 0.1 * s);
+        }
+        REQUIRE(cellshift_controller_step(rnn, times, slices, nullptr, 0.1 * t, a, err,
                                           sizeof err) == 0);
         REQUIRE(cellshift_controller_step(reactive, times, nullptr, nullptr, 0.1 * t, b, err,
                                           sizeof err) == 0);

@@ -136,7 +136,13 @@ TEST_CASE("registry: bad names, parameters and observations are one-line errors"
 TEST_CASE("rnn: a controller with other features is refused", "[controller][rnn]") {
     auto weights = untrained_controller(ReactiveParams{}, 8, 1);
     weights.feature_names[3] = "something_else";
-    CHECK_THROWS_WITH(make_rnn_policy(weights), Catch::Contains("differ from this build's"));
+    CHECK_THROWS_WITH(make_rnn_policy(weights), Catch::Contains("neither this build's"));
+    // The rank-time set (the first 12) is accepted, 13 features are not.
+    auto rank_time = untrained_controller(ReactiveParams{}, 8, 1, kRankTimeFeatureCount);
+    CHECK(rank_time.feature_count() == 12);
+    CHECK_NOTHROW(make_rnn_policy(rank_time));
+    auto thirteen = untrained_controller(ReactiveParams{}, 8, 1, kRankTimeFeatureCount + 1);
+    CHECK_THROWS_WITH(make_rnn_policy(thirteen), Catch::Contains("neither this build's"));
 }
 
 TEST_CASE("reactive-max: reactive's moves, only next to the slowest ranks",

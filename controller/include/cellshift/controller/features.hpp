@@ -1,8 +1,13 @@
 #pragma once
-// The 12 dimensionless per-boundary features of the residual controller (DESIGN
-// section 3). This table is the one definition of their order, names and clamp
-// ranges: the Eigen controller, the LibTorch surrogate and the controller files
-// all take it from here.
+// The dimensionless per-boundary features of the residual controller. This table
+// is the one definition of their order, names and clamp ranges: the Eigen
+// controller, the LibTorch surrogate and the controller files all take it from here.
+//
+// The first 12 are DESIGN section 3's and need only the measured rank times. The
+// last 4 (issue 4's migration bar) read a smoothed forecast of the per-slice
+// workload: where the load sits inside the ranks, which the rank times cannot show.
+// A controller file uses the first F of them, F = 12 (the rank-time set, every file
+// trained before the forecast features) or F = 16 (the full set).
 
 #include "cellshift/controller/layout.hpp"
 
@@ -34,8 +39,15 @@ enum FeatureIndex : std::size_t {
     kGrowthNearBoundary,
     kReactiveProposal,
     kLocalImbalanceChange,
+    kTargetOffset,
+    kHeavyExcess,
+    kForecastImbalance,
+    kSliceOverDsMax,
     kFeatureCount
 };
+
+// The rank-time feature set: the first 12 features.
+inline constexpr std::size_t kRankTimeFeatureCount = kTargetOffset;
 
 inline constexpr std::array<FeatureSpec, kFeatureCount> kFeatures{{
     {"local_imbalance", -2.0, 2.0,
@@ -53,11 +65,26 @@ inline constexpr std::array<FeatureSpec, kFeatureCount> kFeatures{{
      "boundary"},
     {"reactive_proposal", -1.0, 1.0, "the reactive rule's move / ds_max"},
     {"local_imbalance_change", -2.0, 2.0, "I now - I at the previous event"},
+    {"target_offset", -4.0, 4.0,
+     "(equal-load split of the smoothed per-slice forecast - boundary) / ds_max"},
+    {"heavy_excess", -2.0, 8.0,
+     "(heavier neighbour's forecast load / mean forecast load - 1) x S/P, in slices of a "
+     "mean-width rank"},
+    {"forecast_imbalance", -2.0, 2.0,
+     "(F+ - F-) / ((F+ + F-)/2) of the two ranks' smoothed forecast loads"},
+    {"slice_over_ds_max", 0.0, 2.0, "one slice / ds_max: how coarse a whole-slice move is"},
 }};
 
-std::vector<std::string> feature_names();
-std::vector<double> feature_clamp_min();
-std::vector<double> feature_clamp_max();
+// The per-slice forecast behind the target_offset, heavy_excess and forecast_imbalance
+// features: Holt's smoothing of the observed per-slice workload with these weights
+// (lazy-holt's thrifty setting: one interval's jitter and a burst barely move it).
+inline constexpr double kForecastLevelAlpha = 0.1;
+inline constexpr double kForecastTrendBeta = 0.05;
+
+// Names and clamp ranges of the first `count` features.
+std::vector<std::string> feature_names(std::size_t count = kFeatureCount);
+std::vector<double> feature_clamp_min(std::size_t count = kFeatureCount);
+std::vector<double> feature_clamp_max(std::size_t count = kFeatureCount);
 
 // What the features of one event are computed from.
 struct FeatureInputs {
@@ -70,6 +97,10 @@ struct FeatureInputs {
     const std::vector<double>* growth_events = nullptr;  // [S] or null when unknown
     const std::vector<double>* reactive = nullptr;       // [P-1] reactive proposals
     const std::vector<double>* previous_local_imbalance = nullptr; // [P-1]
+    // The per-slice forecast's loads and split; both null for the rank-time set
+    // (the forecast features are then 0).
+    const std::vector<double>* forecast_loads = nullptr; // [P] forecast load on the boundaries
+    const Boundaries* forecast_target = nullptr;         // [P+1] its equal-load split
 };
 
 // Half-width (in slices) of the window around a boundary in which growth events count.

@@ -11,13 +11,15 @@
 //
 // Per event t = 1..E (the same timing as the hard loop, eval/rollout.hpp): the
 // controller observes interval t-1 (soft rank times under the current
-// boundaries, times the scenario's jitter), computes the 12 features of
-// controller/features.hpp, runs the GRU, corrects the (smoothed) reactive
+// boundaries, times the scenario's jitter) and the per-slice workload (times its
+// own jitter, smoothed by the Holt forecaster of the forecast features), computes
+// the first F features of controller/features.hpp, runs the GRU, corrects the (smoothed) reactive
 // proposal by its residual, moves the boundaries (each move limited to half the
 // slack of the rank it moves into, which keeps every rank >= w_min, then rounded
 // to whole slices with a straight-through gradient), and the loss
 // takes the noise-free imbalance and spread of interval t plus lambda per moved slice.
 
+#include "cellshift/controller/features.hpp"
 #include "cellshift/controller/reactive.hpp"
 #include "cellshift/scenarios/scenario.hpp"
 
@@ -29,8 +31,9 @@ namespace cellshift::surrogate {
 
 // Scenarios as tensors (double): workload and growth events [B, E+1, S], cycle
 // phase [B, E+1], the observation jitter of every rank [B, E+1, P].
+// slice_jitter [B, E+1, S] is the jitter of the observed per-slice workload.
 struct ScenarioBatch {
-    torch::Tensor workload, growth_events, cycle_phase, jitter;
+    torch::Tensor workload, growth_events, cycle_phase, jitter, slice_jitter;
     std::int64_t ranks = 0, slices = 0, w_min = 1;
     std::int64_t events() const { return workload.size(1) - 1; }
     std::int64_t batch() const { return workload.size(0); }
@@ -40,14 +43,17 @@ struct ScenarioBatch {
 ScenarioBatch make_batch(const std::vector<scenarios::Scenario>& scenarios);
 
 // The residual controller: one shared GRU cell, zero-initialised linear head.
+// It reads the first `features` features: 12 (rank times only) or 16 (all).
 struct ResidualGruImpl : torch::nn::Module {
-    explicit ResidualGruImpl(std::int64_t hidden = 24);
-    // features [N, 12], hidden [N, H] -> (residual [N], new hidden [N, H])
+    explicit ResidualGruImpl(std::int64_t hidden = 24,
+                             std::int64_t features = controller::kFeatureCount);
+    // features [N, F], hidden [N, H] -> (residual [N], new hidden [N, H])
     std::pair<torch::Tensor, torch::Tensor> forward(const torch::Tensor& features,
                                                     const torch::Tensor& hidden);
     torch::nn::GRUCell cell{nullptr};
     torch::nn::Linear head{nullptr};
     std::int64_t hidden_size;
+    std::int64_t feature_count;
 };
 TORCH_MODULE(ResidualGru);
 
@@ -77,13 +83,16 @@ struct SoftLoopResult {
 // Soft rank times [B, P] of per-slice workload w [B, S] under boundaries b [B, P+1].
 torch::Tensor soft_rank_times(const torch::Tensor& w, const torch::Tensor& b, double temperature);
 
-// The 12 clamped features [B, K, 12] (K = P-1) from tensors, the same definitions
+// All 16 clamped features [B, K, 16] (K = P-1) from tensors, the same definitions
 // and clamp ranges as controller::compute_features. `growth` is [B, S] (zeros when
-// unknown); the growth window uses the rounded boundaries.
+// unknown); the growth window uses the rounded boundaries. `forecast_loads` [B, P]
+// are the forecast's rank loads under b, `target` [B, K] its split's interior
+// boundaries; both undefined for the rank-time set (the forecast features are 0).
 torch::Tensor soft_features(const torch::Tensor& observed_times, const torch::Tensor& b,
                             std::int64_t w_min, double ds_max, const torch::Tensor& previous_moves,
                             const torch::Tensor& phase, const torch::Tensor& growth,
-                            const torch::Tensor& reactive, const torch::Tensor& previous_imbalance);
+                            const torch::Tensor& reactive, const torch::Tensor& previous_imbalance,
+                            const torch::Tensor& forecast_loads, const torch::Tensor& target);
 
 // The reactive proposal [B, K], made smooth: the threshold |I| > tau becomes
 // sig((|I| - tau) / k) and the choice of the slower rank sig((T+ - T-) / (k mean)),
