@@ -92,14 +92,18 @@ TEST_CASE("policy state: a restored policy continues exactly", "[controller][che
         o.cycle_phase = 0.2 * t;
         return o;
     };
-    for (const std::string name : {"holt", "rnn", "reactive", "persistence", "seam", "lazy-holt"}) {
+    for (const std::string name :
+         {"holt", "rnn", "rnn-forecast", "reactive", "persistence", "seam", "lazy-holt"}) {
         INFO("policy " << name);
         controller::PolicySettings s = settings;
+        if (name == "rnn-forecast") // 16 features: the per-slice forecast is state too
+            s.controller_file = CELLSHIFT_FORECAST_CONTROLLER;
         if (name == "lazy-holt") // its thrifty end: the slow forecast's state matters
             s.overrides = {{"level_alpha", 0.1}, {"threshold", 0.03}, {"step", 1.0}};
-        auto straight = controller::make_policy(name, s);
-        auto first = controller::make_policy(name, s);
-        auto second = controller::make_policy(name, s);
+        const std::string style = name == "rnn-forecast" ? "rnn" : name;
+        auto straight = controller::make_policy(style, s);
+        auto first = controller::make_policy(style, s);
+        auto second = controller::make_policy(style, s);
         const auto start = controller::uniform_boundaries(layout);
         straight->reset(layout, start);
         first->reset(layout, start);
@@ -114,8 +118,11 @@ TEST_CASE("policy state: a restored policy continues exactly", "[controller][che
             const auto& b = second->decide(observation(t, second->boundaries()));
             CHECK(a == b);
         }
-        if (name == "rnn") // the hidden state matters: a fresh one diverges
+        CHECK(second->save_state() == straight->save_state()); // every array, not only b
+        if (style == "rnn") // the hidden state matters: a fresh one diverges
             CHECK(first->save_state().at("rnn/hidden") != std::vector<double>(24 * 7, 0.0));
+        if (name == "rnn-forecast") // and so does the forecast: S values of level and trend
+            CHECK(first->save_state().at("rnn/forecast/level").size() == 64);
     }
     auto holt = controller::make_policy("holt");
     holt->reset(layout, controller::uniform_boundaries(layout));
