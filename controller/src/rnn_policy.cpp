@@ -20,6 +20,8 @@ public:
         : gru_(c), params_{c.alpha, c.tau, c.ds_max_fraction}, features_(c.feature_count()),
           forecaster_(kForecastLevelAlpha, kForecastTrendBeta) {}
 
+    bool reads_slice_workload() const override { return features_ > kRankTimeFeatureCount; }
+
 private:
     void on_reset() override {
         const auto count = static_cast<Eigen::Index>(layout().ranks - 1);

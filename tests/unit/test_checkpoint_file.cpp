@@ -121,6 +121,8 @@ TEST_CASE("policy state: a restored policy continues exactly", "[controller][che
         CHECK(second->save_state() == straight->save_state()); // every array, not only b
         if (style == "rnn") // the hidden state matters: a fresh one diverges
             CHECK(first->save_state().at("rnn/hidden") != std::vector<double>(24 * 7, 0.0));
+        // Only the 16-feature rnn asks callers for per-slice workload beyond its style.
+        CHECK(first->reads_slice_workload() == (name == "rnn-forecast"));
         if (name == "rnn-forecast") // and so does the forecast: S values of level and trend
             CHECK(first->save_state().at("rnn/forecast/level").size() == 64);
     }

@@ -394,7 +394,7 @@ void SlabSimulation::rebalance() {
     MPI_Reduce(growth_events_.data(), growth.data(), static_cast<int>(S), MPI_DOUBLE, MPI_SUM, 0,
                comm_);
     std::vector<double> workload;
-    if (style.needs_slice_workload) {
+    if (style.needs_slice_workload || policy_->reads_slice_workload()) {
         // The interval's last step: each rank counts its own elements, with
         // its ghosts as partners.
         const std::vector<double> mine =

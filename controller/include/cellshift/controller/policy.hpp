@@ -42,6 +42,10 @@ public:
     const Layout& layout() const { return layout_; }
     // Interior boundaries whose move w_min shortened at the last decision.
     std::int64_t last_limited() const { return limited_; }
+    // True for an instance that reads Observation::slice_workload although its style
+    // does not declare it (an rnn whose file has the 16 forecast features): callers
+    // that gather workload only on demand ask the style's flag or this.
+    virtual bool reads_slice_workload() const { return false; }
 
     // The policy's full state, and its restoration after reset() with the same
     // layout; restore_state throws std::invalid_argument for a state that does not
