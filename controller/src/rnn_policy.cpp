@@ -71,7 +71,7 @@ private:
         // The forecast features: only a file trained with them reads per-slice workload.
         Boundaries target;
         std::vector<double> loads;
-        if (features_ > kRankTimeFeatureCount) {
+        if (reads_slice_workload()) {
             forecaster_.observe(styles::require_slice_workload(o, "rnn"));
             const std::vector<double> forecast = forecaster_.forecast();
             target = split_equal_load(forecast, layout());
@@ -87,7 +87,7 @@ private:
         in.growth_events = o.growth_events.empty() ? nullptr : &o.growth_events;
         in.reactive = &reactive;
         in.previous_local_imbalance = &previous_imbalance_;
-        if (features_ > kRankTimeFeatureCount) {
+        if (reads_slice_workload()) {
             in.forecast_loads = &loads;
             in.forecast_target = &target;
         }

@@ -43,6 +43,19 @@ torch::Tensor soft_prefix(const torch::Tensor& w, const torch::Tensor& cum, cons
     return base + (wg * sig * valid).sum(-1);
 }
 
+// The scenario's observation jitter [E+1, n] of stream 0 (rank times) or 1 (slices).
+torch::Tensor jitter_table(const scenarios::Scenario& sc, std::int64_t n, std::uint64_t stream) {
+    const auto rows = static_cast<std::int64_t>(sc.workload.rows);
+    torch::Tensor table = torch::empty({rows, n}, kDouble);
+    auto a = table.accessor<double, 2>();
+    for (std::int64_t t = 0; t < rows; ++t) {
+        for (std::int64_t i = 0; i < n; ++i) {
+            a[t][i] = scenarios::jitter_factor(sc, t, i, stream);
+        }
+    }
+    return table;
+}
+
 torch::Tensor clamp_features(const torch::Tensor& x) {
     std::vector<double> lo = controller::feature_clamp_min();
     std::vector<double> hi = controller::feature_clamp_max();
@@ -82,23 +95,8 @@ ScenarioBatch make_batch(const std::vector<scenarios::Scenario>& list) {
         w.push_back(from_rows(sc.workload));
         g.push_back(from_rows(sc.growth_events));
         ph.push_back(torch::tensor(sc.cycle_phase, kDouble));
-        const std::int64_t rows = static_cast<std::int64_t>(sc.workload.rows);
-        torch::Tensor jit = torch::empty({rows, b.ranks}, kDouble);
-        auto a = jit.accessor<double, 2>();
-        for (std::int64_t t = 0; t < rows; ++t) {
-            for (std::int64_t p = 0; p < b.ranks; ++p) {
-                a[t][p] = scenarios::jitter_factor(sc, t, p, 0);
-            }
-        }
-        j.push_back(jit);
-        torch::Tensor sjit = torch::empty({rows, b.slices}, kDouble);
-        auto sa = sjit.accessor<double, 2>();
-        for (std::int64_t t = 0; t < rows; ++t) {
-            for (std::int64_t s = 0; s < b.slices; ++s) {
-                sa[t][s] = scenarios::jitter_factor(sc, t, s, 1);
-            }
-        }
-        sj.push_back(sjit);
+        j.push_back(jitter_table(sc, b.ranks, 0));   // rank times
+        sj.push_back(jitter_table(sc, b.slices, 1)); // per-slice workload
     }
     b.workload = torch::stack(w);
     b.growth_events = torch::stack(g);
@@ -188,28 +186,24 @@ torch::Tensor soft_features(const torch::Tensor& t, const torch::Tensor& b, std:
     torch::Tensor g = (right - left) / (right + left).clamp_min(1.0);
 
     const double wm = static_cast<double>(w_min);
-    if (!forecast_loads.defined()) {
-        torch::Tensor zero = torch::zeros({batch, k}, kDouble);
-        torch::Tensor x = torch::stack({imbalance, global, nl / mean_width, nr / mean_width,
-                                        (nl - wm) / mean_width, (nr - wm) / mean_width,
-                                        previous_moves / ds_max, s, c, g, reactive / ds_max,
-                                        imbalance - previous_imbalance, zero, zero, zero, zero},
-                                       -1);
-        return clamp_features(x);
+    // The forecast features: zero for the rank-time set (no forecast given).
+    torch::Tensor zero = torch::zeros({batch, k}, kDouble);
+    torch::Tensor offset = zero, heavy = zero, forecast_imbalance = zero, coarse = zero;
+    if (forecast_loads.defined()) {
+        torch::Tensor fl = forecast_loads.index({Slice(), Slice(0, -1)});
+        torch::Tensor fr = forecast_loads.index({Slice(), Slice(1, torch::indexing::None)});
+        torch::Tensor f_mean = forecast_loads.mean(1, /*keepdim=*/true);
+        heavy = torch::where(
+            f_mean > 0, (torch::max(fl, fr) / f_mean.clamp_min(1e-300) - 1.0) * mean_width, zero);
+        offset = (target - b.index({Slice(), Slice(1, ranks)})) / ds_max;
+        forecast_imbalance = local_imbalance(forecast_loads);
+        coarse = torch::full({batch, k}, 1.0 / ds_max, kDouble);
     }
-    torch::Tensor fl = forecast_loads.index({Slice(), Slice(0, -1)});
-    torch::Tensor fr = forecast_loads.index({Slice(), Slice(1, torch::indexing::None)});
-    torch::Tensor f_mean = forecast_loads.mean(1, /*keepdim=*/true);
-    torch::Tensor heavy =
-        torch::where(f_mean > 0, (torch::max(fl, fr) / f_mean.clamp_min(1e-300) - 1.0) * mean_width,
-                     torch::zeros_like(fl));
-    torch::Tensor offset = (target - b.index({Slice(), Slice(1, ranks)})) / ds_max;
-    torch::Tensor coarse = torch::full({batch, k}, 1.0 / ds_max, kDouble);
-    torch::Tensor x = torch::stack(
-        {imbalance, global, nl / mean_width, nr / mean_width, (nl - wm) / mean_width,
-         (nr - wm) / mean_width, previous_moves / ds_max, s, c, g, reactive / ds_max,
-         imbalance - previous_imbalance, offset, heavy, local_imbalance(forecast_loads), coarse},
-        -1);
+    torch::Tensor x =
+        torch::stack({imbalance, global, nl / mean_width, nr / mean_width, (nl - wm) / mean_width,
+                      (nr - wm) / mean_width, previous_moves / ds_max, s, c, g, reactive / ds_max,
+                      imbalance - previous_imbalance, offset, heavy, forecast_imbalance, coarse},
+                     -1);
     return clamp_features(x);
 }
 

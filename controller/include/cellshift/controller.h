@@ -40,8 +40,9 @@ cellshift_controller* cellshift_controller_create(const char* policy, const char
 
 /* One rebalancing event. rank_times[P]: each rank's time since the last event.
  * slice_workload[S] and growth_events[S] may be NULL (forecast policies and an rnn
- * with the 16 forecast features need the former). Writes the new boundaries to boundaries_out[P+1]; returns 0, or -1
- * on error (NaN or negative times, missing estimates) leaving the state as it was. */
+ * with the 16 forecast features need the former). Writes the new boundaries to
+ * boundaries_out[P+1]; returns 0, or -1 on error (NaN or negative times, missing
+ * estimates) leaving the state as it was. */
 int cellshift_controller_step(cellshift_controller* controller, const double* rank_times,
                               const double* slice_workload, const double* growth_events,
                               double cycle_phase, int64_t* boundaries_out, char* error,
