@@ -9,7 +9,8 @@
 #    (1,200 steps, the README's figures) instead
 # 3. controller-level evaluation on held-out scenarios, P = 2..32, every policy
 #    (the trained rnn, the clairvoyant oracle, and rnn-zero, which must equal reactive)
-# 4. the low-migration controllers data/controllers/gru24-{quiet,thrifty,forecast}.h5 against
+# 4. the low-migration controllers
+#    data/controllers/gru24-{quiet,thrifty,forecast,forecast-long}.h5 against
 #    reactive and lazy-holt at P = 8, 16, 32 (issue 4's migration bar), the 400-event stability
 #    rollout at P = 16, and the reactive, seam and lazy-holt
 #    parameter sweeps at P = 16 (their imbalance-vs-migration curves), and the
@@ -65,7 +66,7 @@ $E scenarios --count "$count" --events 100 --ranks 2,4,8,16,32 --out out/eval \
 say "stability: 400-event rollouts at P = 16"
 $E scenarios --count 5 --events 400 --ranks 16 --out out/stability -q --controller "$controller"
 
-for name in quiet thrifty forecast; do
+for name in quiet thrifty forecast forecast-long; do
     say "low-migration controller gru24-$name.h5 (docs/training.md) at P = 8, 16, 32: issue 4's bar"
     $E scenarios -q --count "$count" --events 100 --ranks 8,16,32 --out "out/$name" \
         --policies static,reactive,lazy-holt,rnn --controller "data/controllers/gru24-$name.h5"
