@@ -41,6 +41,32 @@ TEST_CASE("scenarios: same seed, same scenario; other seed, other scenario", "[s
     CHECK(scenarios::jitter_factor(a, 5, 2, 0) == scenarios::jitter_factor(b, 5, 2, 0));
 }
 
+// The stability figures (events 101-400 from a 100- and a 400-event average,
+// tests/cli/rnn_stability.sh) rely on a longer rollout beginning with the shorter one.
+TEST_CASE("scenarios: a longer scenario begins with the shorter one", "[scenarios]") {
+    scenarios::ScenarioConfig config;
+    config.ranks = 16;
+    for (std::uint64_t index : {0U, 7U}) {
+        config.events = 100;
+        const auto short_run =
+            scenarios::generate_scenario(config, scenarios::evaluation_seed(index));
+        config.events = 400;
+        const auto long_run =
+            scenarios::generate_scenario(config, scenarios::evaluation_seed(index));
+        REQUIRE(long_run.layout.slices == short_run.layout.slices);
+        REQUIRE(long_run.layout.w_min == short_run.layout.w_min);
+        CHECK(long_run.jitter == short_run.jitter);
+        for (std::int64_t t = 0; t <= short_run.events(); ++t) {
+            REQUIRE(long_run.row(t) == short_run.row(t));
+            REQUIRE(long_run.growth_row(t) == short_run.growth_row(t));
+            REQUIRE(long_run.cycle_phase[static_cast<std::size_t>(t)] ==
+                    short_run.cycle_phase[static_cast<std::size_t>(t)]);
+            REQUIRE(scenarios::jitter_factor(long_run, t, 3, 0) ==
+                    scenarios::jitter_factor(short_run, t, 3, 0));
+        }
+    }
+}
+
 TEST_CASE("scenarios: training, validation and evaluation seeds never overlap", "[scenarios]") {
     using namespace scenarios;
     CHECK(training_seed(kSeedRangeSize - 1) < validation_seed(0));
