@@ -17,6 +17,9 @@
 #include "cellshift/sim/lattice.hpp"
 #include "cellshift/sim/simulation.hpp"
 
+#include "cellshift/data/run_tool.hpp"
+
+#include <CLI/CLI.hpp>
 #include <omp.h>
 
 #include <algorithm>
@@ -25,7 +28,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <map>
 #include <memory>
 #include <string>
@@ -259,45 +261,45 @@ void schedules(const Options& o) {
 
 int main(int argc, char** argv) {
     Options o;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        const bool has_value = i + 1 < argc;
-        if (a == "--max-n" && has_value)
-            o.max_n = std::atof(argv[++i]);
-        else if (a == "--allpairs-max" && has_value)
-            o.allpairs_max = std::atof(argv[++i]);
-        else if (a == "--repeats" && has_value)
-            o.repeats = std::max(1, std::atoi(argv[++i]));
-        else if (a == "--threads" && has_value)
-            o.threads = std::atoi(argv[++i]);
-        else if (a == "--grow-steps" && has_value)
-            o.grow_steps = std::atol(argv[++i]);
-        else if (a == "--section" && has_value)
-            o.section = argv[++i];
-        else if (a == "--deck" && has_value)
-            o.deck = argv[++i];
-        else if (a == "--no-lammps")
-            o.lammps = false;
-        else {
-            std::fprintf(stderr,
-                         "cellshift-bench-sem: error: unknown argument '%s' (see the "
-                         "comment at the top of eval/bench/sem_backends.cpp)\n",
-                         a.c_str());
-            return 2;
-        }
-    }
-    if (o.threads > 0)
-        omp_set_num_threads(o.threads);
-    const sim::CudaProbe probe = sim::probe_cuda_devices();
-    const bool have_cuda = probe.compiled && !probe.devices.empty();
-    std::printf("{\"section\": \"machine\", \"openmp_threads\": %d, \"cuda\": \"%s\"}\n",
-                omp_get_max_threads(),
-                have_cuda ? probe.devices.front().name.c_str() : probe.status.c_str());
-    if (o.section.empty() || o.section == "scaling")
-        scaling(o, have_cuda);
-    if (o.lammps && (o.section.empty() || o.section == "lammps"))
-        lammps_side_by_side(o);
-    if (o.section.empty() || o.section == "schedule")
-        schedules(o);
-    return 0;
+    CLI::App app{"SEM force backends: element-steps/s scaling, LAMMPS side by side and OpenMP "
+                 "schedules; one JSON line per figure (medians over --repeats runs)"};
+    app.add_option("--max-n", o.max_n, "largest element count of the scaling section")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    app.add_option("--allpairs-max", o.allpairs_max,
+                   "largest N the O(N^2) all-pairs CPU backend runs")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    app.add_option("--repeats", o.repeats, "runs per figure (the median is printed)")
+        ->check(CLI::Range(1, 1000))
+        ->capture_default_str();
+    app.add_option("--threads", o.threads, "OpenMP threads (0: OpenMP's default)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    app.add_option("--grow-steps", o.grow_steps, "steps grown before the schedule section")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    app.add_option("--section", o.section, "only this section (default: all)")
+        ->check(CLI::IsMember({"scaling", "lammps", "schedule"}));
+    app.add_option("--deck", o.deck, "LAMMPS input deck of the lammps section")
+        ->check(CLI::ExistingFile)
+        ->capture_default_str();
+    app.add_flag("--lammps,!--no-lammps", o.lammps,
+                 "run (default) or skip the LAMMPS side-by-side section");
+    return data::run_tool<CLI::ParseError>("cellshift-bench-sem", app, argc, argv, [&] {
+        if (o.threads > 0)
+            omp_set_num_threads(o.threads);
+        const sim::CudaProbe probe = sim::probe_cuda_devices();
+        const bool have_cuda = probe.compiled && !probe.devices.empty();
+        std::printf("{\"section\": \"machine\", \"openmp_threads\": %d, \"cuda\": \"%s\"}\n",
+                    omp_get_max_threads(),
+                    have_cuda ? probe.devices.front().name.c_str() : probe.status.c_str());
+        if (o.section.empty() || o.section == "scaling")
+            scaling(o, have_cuda);
+        if (o.lammps && (o.section.empty() || o.section == "lammps"))
+            lammps_side_by_side(o);
+        if (o.section.empty() || o.section == "schedule")
+            schedules(o);
+        return 0;
+    });
 }
