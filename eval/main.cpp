@@ -31,6 +31,10 @@ namespace {
 
 using namespace cellshift;
 
+// The CPU simulator's calibrated mu at its default rebalance interval (order 1e-2;
+// `cellshift-sim calibrate` prints it, docs/runtime.md derives it).
+constexpr double kDefaultMigrationCost = 0.01;
+
 const char* kDefaultPolicies =
     "static,reactive,persistence,holt,seam,hoomd,lammps-shift,oracle,rnn-zero,rnn";
 
@@ -56,7 +60,40 @@ struct CompareOptions {
     std::string json;
     bool records = false;
     bool quiet = false;
+    eval::MigrationCost cost{kDefaultMigrationCost, 0.0};
 };
+
+// --migration-cost and --rebalance-cost, shared by scenarios, trace and sweep.
+void add_cost_options(CLI::App* cmd, eval::MigrationCost& cost) {
+    cmd->add_option("--migration-cost", cost.mu,
+                    "mu: cost of moving a slice relative to computing it for one rebalancing "
+                    "interval (charged to sender and receiver; ~1e-2 for a CPU rank, ~1e-1 for "
+                    "a GPU rank: docs/runtime.md)")
+        ->check(CLI::Range(0.0, 1e6))
+        ->capture_default_str();
+    cmd->add_option("--rebalance-cost", cost.kappa,
+                    "kappa: fixed cost of an event that moves anything, as a fraction of the "
+                    "interval's mean rank time")
+        ->check(CLI::Range(0.0, 1e6))
+        ->capture_default_str();
+}
+
+// --family, shared by scenarios, sweep and write-scenario.
+void add_family_option(CLI::App* cmd, std::string& family) {
+    std::string help = "scenario family:";
+    for (const auto& f : scenarios::family_names())
+        help += " " + f;
+    cmd->add_option("--family", family, help + " (docs/scenarios.md)")
+        ->check(CLI::IsMember(scenarios::family_names()))
+        ->capture_default_str();
+}
+
+// "mu = 0.01, kappa = 0" for captions.
+std::string cost_caption(const eval::MigrationCost& cost) {
+    std::ostringstream s;
+    s << "runtime: mu = " << cost.mu << ", kappa = " << cost.kappa;
+    return s.str();
+}
 
 void add_compare_options(CLI::App* cmd, CompareOptions& o) {
     cmd->add_option("--ranks", o.ranks, "rank counts P to evaluate")
@@ -79,6 +116,7 @@ void add_compare_options(CLI::App* cmd, CompareOptions& o) {
                   "write the run record (cellshift.run) of the first scenario of every (P, "
                   "policy) to OUT/runs/");
     cmd->add_flag("-q,--quiet", o.quiet, "no progress on stderr");
+    add_cost_options(cmd, o.cost);
 }
 
 std::vector<std::string> split(const std::string& text, char sep) {
@@ -292,6 +330,7 @@ int main(int argc, char** argv) {
     scen->add_option("--threads", sc.threads, "threads (results do not depend on it)")
         ->check(CLI::Range(1, 1024))
         ->capture_default_str();
+    add_family_option(scen, sc.base.family);
 
     // --- trace ---------------------------------------------------------------------
     CompareOptions tr_opt;
@@ -344,10 +383,20 @@ int main(int argc, char** argv) {
     sweep->add_option("--lambda", sw.lambda, "migration weight per moved slice in the objective")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
+    sw.cost = {kDefaultMigrationCost, 0.0};
+    add_cost_options(sweep, sw.cost);
+    std::string sweep_select = "runtime";
+    sweep
+        ->add_option("--select", sweep_select,
+                     "what the best point minimises: runtime (relative to static, the "
+                     "yardstick) or objective (the training loss with --lambda)")
+        ->check(CLI::IsMember({"runtime", "objective"}))
+        ->capture_default_str();
     sweep->add_option("--threads", sw.threads, "threads (results do not depend on it)")
         ->check(CLI::Range(1, 1024))
         ->capture_default_str();
     sweep->add_option("--out", sweep_out, "directory for sweep.csv")->capture_default_str();
+    add_family_option(sweep, sw.base.family);
     sweep->add_flag("-q,--quiet", sweep_quiet, "no progress on stderr");
 
     // --- bound -----------------------------------------------------------------------
@@ -465,6 +514,8 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     write_scenario->add_option("--index", scenario_index, "evaluation seed index")
         ->capture_default_str();
+    std::string scenario_family = "paper";
+    add_family_option(write_scenario, scenario_family);
 
     return data::run_tool<CLI::ParseError>("cellshift-eval", app, argc, argv, [&] {
         if (dry_run) {
@@ -493,6 +544,7 @@ int main(int argc, char** argv) {
                 }
             }
             sc.keep_records = sc_opt.records;
+            sc.cost = sc_opt.cost;
             const bool tty = ::isatty(2) != 0;
             auto start = std::chrono::steady_clock::now();
             if (!sc_opt.quiet) {
@@ -511,9 +563,10 @@ int main(int argc, char** argv) {
             eval::ComparisonResult result = eval::compare_on_scenarios(specs, sc);
             double seconds =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            std::string caption = "evaluation seeds " +
+            std::string caption = "family " + sc.base.family + ", evaluation seeds " +
                                   std::to_string(scenarios::kEvaluationSeedBase + sc.first_index) +
-                                  "+; clock: workload (noise-free per-slice cost)";
+                                  "+; clock: workload (noise-free per-slice cost); " +
+                                  cost_caption(sc.cost);
             std::cout << eval::format_table(result.rows, caption)
                       << rnn_note(specs, weights.has_value()) << std::flush;
             double decisions = static_cast<double>(specs.size() * sc.ranks.size()) *
@@ -530,9 +583,11 @@ int main(int argc, char** argv) {
             auto weights = load_controller(tr_opt);
             auto specs = policy_specs(tr_opt, weights ? &*weights : nullptr);
             data::Trace t = data::read_trace(trace_file);
-            eval::ComparisonResult result = eval::compare_on_trace(
-                specs, t, tr_opt.ranks, trace_w_min, trace_jitter, tr_opt.records, trace_file);
-            std::string caption = "trace " + trace_file + "; clock: workload (the trace's cost)";
+            eval::ComparisonResult result =
+                eval::compare_on_trace(specs, t, tr_opt.ranks, trace_w_min, trace_jitter,
+                                       tr_opt.records, trace_file, 5e-4, tr_opt.cost);
+            std::string caption = "trace " + trace_file + "; clock: workload (the trace's cost); " +
+                                  cost_caption(tr_opt.cost);
             std::cout << eval::format_table(result.rows, caption)
                       << rnn_note(specs, weights.has_value());
             write_outputs(tr_opt, result, "trace", caption);
@@ -555,14 +610,18 @@ int main(int argc, char** argv) {
             }
             auto points = eval::sweep_policy(sweep_policy_name, grid, {}, sw);
             std::ostringstream caption;
-            caption << sweep_policy_name << " on " << sweep_seeds << " seeds, P in {";
+            caption << sweep_policy_name << " on " << sweep_seeds << " seeds of family "
+                    << sw.base.family << ", P in {";
             for (std::size_t i = 0; i < sw.ranks.size(); ++i) {
                 caption << (i ? "," : "") << sw.ranks[i];
             }
-            caption << "}, " << sw.count << " scenarios x " << sw.events
-                    << " events; objective = mean_t(G + spread + " << sw.lambda
-                    << " * migrated), averaged over P";
-            std::cout << eval::format_sweep(points, caption.str());
+            caption << "}, " << sw.count << " scenarios x " << sw.events << " events; "
+                    << cost_caption(sw.cost) << "; objective = mean_t(G + spread + " << sw.lambda
+                    << " * migrated); both averaged over P; best by " << sweep_select;
+            std::cout << eval::format_sweep(points, caption.str(),
+                                            sweep_select == "runtime"
+                                                ? eval::SweepCriterion::Runtime
+                                                : eval::SweepCriterion::Objective);
             std::filesystem::create_directories(sweep_out);
             std::string file = (std::filesystem::path(sweep_out) / "sweep.csv").string();
             data::write_text_atomically(file, eval::sweep_to_csv(points));
@@ -638,11 +697,12 @@ int main(int argc, char** argv) {
         }
         if (write_scenario->parsed()) {
             scenarios::ScenarioConfig config;
+            config.family = scenario_family;
             config.ranks = scenario_ranks;
             config.events = scenario_events;
             auto s =
                 scenarios::generate_scenario(config, scenarios::evaluation_seed(scenario_index));
-            data::write_trace(scenario_out, scenarios::to_trace(s));
+            data::write_trace(scenario_out, scenarios::to_trace(s, scenario_family));
             std::cout << "wrote " << scenario_out << ": " << s.workload.rows << " events x "
                       << s.workload.cols << " slices (P = " << s.layout.ranks
                       << ", w_min = " << s.layout.w_min << ")\n";

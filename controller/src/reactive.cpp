@@ -25,7 +25,9 @@ double reactive_proposal(double t_left, double t_right, double n_left, double n_
 }
 
 double ds_max_slices(const Layout& layout, const ReactiveParams& params) {
-    return params.ds_max_fraction * layout.mean_width();
+    // The floor of one slice: below it every move rounds to zero and narrow ranks
+    // (S/P below 1 / (2 ds_max_fraction)) would never be rebalanced at all.
+    return std::max(1.0, params.ds_max_fraction * layout.mean_width());
 }
 
 std::vector<double> reactive_proposals(const std::vector<double>& rank_times, const Boundaries& b,

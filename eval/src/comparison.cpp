@@ -21,7 +21,10 @@ ComparisonRow aggregate(std::int64_t ranks, const std::string& policy,
     ComparisonRow row;
     row.ranks = ranks;
     row.policy = policy;
+    row.runtime_vs_static = 0.0;
     for (const auto& r : runs) {
+        row.runtime += r.runtime;
+        row.runtime_vs_static += r.runtime_vs_static();
         row.imbalance_pct += 100.0 * r.mean_imbalance;
         row.spread += r.mean_spread;
         row.migrated_slices += static_cast<double>(r.migrated);
@@ -31,6 +34,8 @@ ComparisonRow aggregate(std::int64_t ranks, const std::string& policy,
         row.events = r.events;
     }
     const double n = static_cast<double>(runs.size());
+    row.runtime /= n;
+    row.runtime_vs_static /= n;
     row.imbalance_pct /= n;
     row.spread /= n;
     row.migrated_slices /= n;
@@ -50,6 +55,7 @@ ComparisonResult compare_on_scenarios(const std::vector<PolicySpec>& policies,
     if (opt.count < 1 || opt.events < 1) {
         throw std::invalid_argument("--count and --events must be >= 1");
     }
+    validate(opt.cost);
     // Create each policy once up front: a bad name or parameter fails here, before
     // any work, with the registry's one-line message.
     for (const auto& p : policies) {
@@ -81,7 +87,7 @@ ComparisonResult compare_on_scenarios(const std::vector<PolicySpec>& policies,
             for (std::size_t p = 0; p < policies.size(); ++p) {
                 auto policy = controller::make_policy(policies[p].name, policies[p].settings);
                 bool keep = opt.keep_records && i == 0;
-                Rollout r = run_rollout(*policy, policies[p].label, sc.layout, h, keep);
+                Rollout r = run_rollout(*policy, policies[p].label, sc.layout, h, keep, opt.cost);
                 runs[p][i] = r.summary;
                 if (keep) {
                     records[p] = std::move(*r.record);
@@ -106,7 +112,7 @@ ComparisonResult compare_on_scenarios(const std::vector<PolicySpec>& policies,
 ComparisonResult compare_on_trace(const std::vector<PolicySpec>& policies, const data::Trace& trace,
                                   const std::vector<std::int64_t>& ranks, std::int64_t w_min,
                                   double jitter, bool keep_records, const std::string& source,
-                                  double lambda) {
+                                  double lambda, const MigrationCost& cost) {
     if (trace.events() < 2) {
         throw std::invalid_argument("the trace has " + std::to_string(trace.events()) +
                                     " event(s); a rollout needs at least 2");
@@ -114,6 +120,7 @@ ComparisonResult compare_on_trace(const std::vector<PolicySpec>& policies, const
     if (!(std::isfinite(jitter) && jitter >= 0.0)) {
         throw std::invalid_argument("--jitter must be finite and >= 0");
     }
+    validate(cost);
     ComparisonResult result;
     for (std::int64_t p : ranks) {
         controller::Layout layout{static_cast<std::int64_t>(trace.slices()), p, w_min};
@@ -133,7 +140,7 @@ ComparisonResult compare_on_trace(const std::vector<PolicySpec>& policies, const
         h.source = source;
         for (const auto& spec : policies) {
             auto policy = controller::make_policy(spec.name, spec.settings);
-            Rollout r = run_rollout(*policy, spec.label, layout, h, keep_records);
+            Rollout r = run_rollout(*policy, spec.label, layout, h, keep_records, cost);
             result.rows.push_back(aggregate(p, spec.label, {r.summary}, lambda));
             if (keep_records) {
                 result.records.push_back(std::move(*r.record));

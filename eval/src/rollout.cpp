@@ -16,7 +16,9 @@ std::vector<double> row_of(const data::Matrix& m, std::int64_t t) {
 } // namespace
 
 Rollout run_rollout(controller::Policy& policy, const std::string& policy_name,
-                    const controller::Layout& layout, const WorkloadHistory& h, bool keep_record) {
+                    const controller::Layout& layout, const WorkloadHistory& h, bool keep_record,
+                    const MigrationCost& cost) {
+    validate(cost);
     const data::Matrix& w = *h.workload;
     if (static_cast<std::int64_t>(w.cols) != layout.slices) {
         throw std::invalid_argument("workload has " + std::to_string(w.cols) +
@@ -30,6 +32,7 @@ Rollout run_rollout(controller::Policy& policy, const std::string& policy_name,
     const std::size_t ranks = static_cast<std::size_t>(layout.ranks);
 
     controller::Boundaries b = controller::split_equal_load(row_of(w, 0), layout);
+    const controller::Boundaries initial = b;
     policy.reset(layout, b);
 
     Rollout out;
@@ -69,6 +72,8 @@ Rollout run_rollout(controller::Policy& policy, const std::string& policy_name,
         s.migrated += moved;
         s.limited += policy.last_limited() > 0 ? 1 : 0;
 
+        s.runtime += interval_runtime(truth, before, b, cost);
+        s.static_runtime += interval_runtime(truth, initial, initial, cost);
         std::vector<double> times = controller::rank_sums(truth, b); // noise-free objective
         const double g = global_imbalance(times);
         s.mean_imbalance += g;

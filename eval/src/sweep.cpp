@@ -54,11 +54,13 @@ std::vector<SweepPoint> sweep_policy(const std::string& policy, const std::vecto
     }
     for (auto& p : points) {
         for (const auto& r : p.rows) {
+            p.runtime_vs_static += r.runtime_vs_static;
             p.imbalance_pct += r.imbalance_pct;
             p.migrated_slices += r.migrated_slices;
             p.objective += r.objective;
         }
         const double n = static_cast<double>(p.rows.size());
+        p.runtime_vs_static /= n;
         p.imbalance_pct /= n;
         p.migrated_slices /= n;
         p.objective /= n;
@@ -66,28 +68,32 @@ std::vector<SweepPoint> sweep_policy(const std::string& policy, const std::vecto
     return points;
 }
 
-std::size_t best_point(const std::vector<SweepPoint>& points) {
+std::size_t best_point(const std::vector<SweepPoint>& points, SweepCriterion criterion) {
+    const auto value = [criterion](const SweepPoint& p) {
+        return criterion == SweepCriterion::Runtime ? p.runtime_vs_static : p.objective;
+    };
     std::size_t best = 0;
     for (std::size_t i = 1; i < points.size(); ++i) {
-        if (points[i].objective < points[best].objective) {
+        if (value(points[i]) < value(points[best])) {
             best = i;
         }
     }
     return best;
 }
 
-std::string format_sweep(const std::vector<SweepPoint>& points, const std::string& caption) {
+std::string format_sweep(const std::vector<SweepPoint>& points, const std::string& caption,
+                         SweepCriterion criterion) {
     std::ostringstream out;
     out << caption << "\n";
     char line[256];
-    std::snprintf(line, sizeof line, "  %-44s %12s %16s %10s\n", "point", "imbalance %",
-                  "migrated slices", "objective");
+    std::snprintf(line, sizeof line, "  %-44s %12s %12s %16s %10s\n", "point", "runtime/stat",
+                  "imbalance %", "migrated slices", "objective");
     out << line;
-    const std::size_t best = best_point(points);
+    const std::size_t best = best_point(points, criterion);
     for (std::size_t i = 0; i < points.size(); ++i) {
         const auto& p = points[i];
-        std::snprintf(line, sizeof line, "  %-44s %12.2f %16.1f %10.4f%s\n", p.label.c_str(),
-                      p.imbalance_pct, p.migrated_slices, p.objective,
+        std::snprintf(line, sizeof line, "  %-44s %12.4f %12.2f %16.1f %10.4f%s\n", p.label.c_str(),
+                      p.runtime_vs_static, p.imbalance_pct, p.migrated_slices, p.objective,
                       i == best ? "  <- best" : "");
         out << line;
     }
@@ -97,11 +103,12 @@ std::string format_sweep(const std::vector<SweepPoint>& points, const std::strin
 std::string sweep_to_csv(const std::vector<SweepPoint>& points) {
     std::ostringstream out;
     out.precision(10);
-    out << "point,ranks,imbalance_pct,spread,migrated_slices,objective\n";
+    out << "point,ranks,runtime_vs_static,imbalance_pct,spread,migrated_slices,objective\n";
     for (const auto& p : points) {
         for (const auto& r : p.rows) {
-            out << '"' << p.label << "\"," << r.ranks << "," << r.imbalance_pct << "," << r.spread
-                << "," << r.migrated_slices << "," << r.objective << "\n";
+            out << '"' << p.label << "\"," << r.ranks << "," << r.runtime_vs_static << ","
+                << r.imbalance_pct << "," << r.spread << "," << r.migrated_slices << ","
+                << r.objective << "\n";
         }
     }
     return out.str();

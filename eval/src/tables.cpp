@@ -35,14 +35,15 @@ std::string format_table(const std::vector<ComparisonRow>& rows, const std::stri
         out << "P = " << ranks << "  (" << rows[b].scenarios << " scenario(s) x " << rows[b].events
             << " events; " << caption << ")\n";
         char line[160];
-        std::snprintf(line, sizeof line, "  %-14s %12s %10s %16s %14s %10s\n", "policy",
-                      "imbalance %", "spread", "migrated slices", "w_min-limited", "objective");
+        std::snprintf(line, sizeof line, "  %-14s %12s %12s %10s %16s %14s %10s\n", "policy",
+                      "runtime/stat", "imbalance %", "spread", "migrated slices", "w_min-limited",
+                      "objective");
         out << line;
         for (std::size_t i = b; i < e; ++i) {
             const auto& r = rows[i];
-            std::snprintf(line, sizeof line, "  %-14s %12.2f %10.4f %16.1f %14.1f %10.4f\n",
-                          r.policy.c_str(), r.imbalance_pct, r.spread, r.migrated_slices,
-                          r.limited_events, r.objective);
+            std::snprintf(line, sizeof line, "  %-14s %12.4f %12.2f %10.4f %16.1f %14.1f %10.4f\n",
+                          r.policy.c_str(), r.runtime_vs_static, r.imbalance_pct, r.spread,
+                          r.migrated_slices, r.limited_events, r.objective);
             out << line;
         }
         out << "\n";
@@ -56,14 +57,15 @@ std::string to_markdown(const std::vector<ComparisonRow>& rows, const std::strin
         out << "### P = " << ranks << "\n\n"
             << rows[b].scenarios << " scenario(s) x " << rows[b].events << " events; " << caption
             << ".\n\n"
-            << "| policy | imbalance % | spread | migrated slices | w_min-limited events | "
-               "objective |\n"
-            << "| --- | ---: | ---: | ---: | ---: | ---: |\n";
+            << "| policy | runtime vs static | imbalance % | spread | migrated slices | "
+               "w_min-limited events | objective |\n"
+            << "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n";
         for (std::size_t i = b; i < e; ++i) {
             const auto& r = rows[i];
-            out << "| " << r.policy << " | " << fixed(r.imbalance_pct, 2) << " | "
-                << fixed(r.spread, 4) << " | " << fixed(r.migrated_slices, 1) << " | "
-                << fixed(r.limited_events, 1) << " | " << fixed(r.objective, 4) << " |\n";
+            out << "| " << r.policy << " | " << fixed(r.runtime_vs_static, 4) << " | "
+                << fixed(r.imbalance_pct, 2) << " | " << fixed(r.spread, 4) << " | "
+                << fixed(r.migrated_slices, 1) << " | " << fixed(r.limited_events, 1) << " | "
+                << fixed(r.objective, 4) << " |\n";
         }
         out << "\n";
     });
@@ -72,13 +74,14 @@ std::string to_markdown(const std::vector<ComparisonRow>& rows, const std::strin
 
 std::string to_csv(const std::vector<ComparisonRow>& rows) {
     std::ostringstream out;
-    out << "ranks,policy,imbalance_pct,spread,migrated_slices,limited_events,objective,scenarios,"
-           "events\n";
+    out << "ranks,policy,runtime_vs_static,runtime,imbalance_pct,spread,migrated_slices,"
+           "limited_events,objective,scenarios,events\n";
     out.precision(10);
     for (const auto& r : rows) {
-        out << r.ranks << "," << r.policy << "," << r.imbalance_pct << "," << r.spread << ","
-            << r.migrated_slices << "," << r.limited_events << "," << r.objective << ","
-            << r.scenarios << "," << r.events << "\n";
+        out << r.ranks << "," << r.policy << "," << r.runtime_vs_static << "," << r.runtime << ","
+            << r.imbalance_pct << "," << r.spread << "," << r.migrated_slices << ","
+            << r.limited_events << "," << r.objective << "," << r.scenarios << "," << r.events
+            << "\n";
     }
     return out.str();
 }
@@ -88,6 +91,8 @@ std::string to_json(const std::vector<ComparisonRow>& rows) {
     for (const auto& r : rows) {
         array.push_back({{"ranks", r.ranks},
                          {"policy", r.policy},
+                         {"runtime_vs_static", r.runtime_vs_static},
+                         {"runtime", r.runtime},
                          {"imbalance_pct", r.imbalance_pct},
                          {"spread", r.spread},
                          {"migrated_slices", r.migrated_slices},

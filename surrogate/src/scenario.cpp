@@ -1,6 +1,8 @@
 #include "cellshift/scenarios/scenario.hpp"
 
 #include "cellshift/scenarios/counter_rng.hpp"
+#include "draws.hpp"
+#include "scenario_families.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -19,28 +21,6 @@ enum Stream : std::uint64_t {
     kDivisions = 3,
     kBursts = 4,
     kJitter = 5,
-};
-
-// Sequential draws on one stream (platform-independent: no std distributions).
-class Draws {
-public:
-    Draws(std::uint64_t seed, std::uint64_t stream) : seed_(seed), stream_(stream) {}
-    double uniform() { return counter_uniform(seed_, stream_, counter_++); }
-    double uniform(const Range& r) { return r.lo + (r.hi - r.lo) * uniform(); }
-    double normal() { return counter_normal(seed_, stream_, counter_++); }
-    std::int64_t poisson(double lambda) { // Knuth; lambda is small here
-        double limit = std::exp(-lambda);
-        double p = uniform();
-        std::int64_t k = 0;
-        while (p > limit) {
-            p *= uniform();
-            ++k;
-        }
-        return k;
-    }
-
-private:
-    std::uint64_t seed_, stream_, counter_ = 0;
 };
 
 struct Cluster {
@@ -101,7 +81,23 @@ std::vector<std::pair<const char*, Range ScenarioConfig::*>> named_ranges() {
             {"division_rate", &ScenarioConfig::division_rate},
             {"burst_rate", &ScenarioConfig::burst_rate},
             {"cycle_amplitude", &ScenarioConfig::cycle_amplitude},
-            {"cycle_period", &ScenarioConfig::cycle_period}};
+            {"cycle_period", &ScenarioConfig::cycle_period},
+            {"slices_per_rank", &ScenarioConfig::slices_per_rank}};
+}
+
+// Family names and what each models (docs/scenarios.md has their figures).
+const std::vector<std::pair<std::string, std::string>>& families() {
+    static const std::vector<std::pair<std::string, std::string>> list{
+        {"paper", "the paper-calibrated tissue sheet with growing, drifting clusters (default)"},
+        {"broad", "the paper model over far wider ranges: few or many clusters, fast growth, "
+                  "strong drift, narrow or wide sheets, 4-64 slices per rank"},
+        {"front", "a front sweeping the domain with a dense proliferating rim, empty ahead"},
+        {"point", "growth from one to three points, expanding radially, the rest empty"},
+        {"shift", "load in bumps that jump elsewhere or change weight several-fold at random "
+                  "events"},
+        {"colonies", "two to six colonies separated by empty gaps, own growth rates, a closing "
+                     "wound"}};
+    return list;
 }
 
 Range ScenarioConfig::*range_member(const std::string& name) {
@@ -116,6 +112,23 @@ Range ScenarioConfig::*range_member(const std::string& name) {
 }
 
 } // namespace
+
+std::vector<std::string> family_names() {
+    std::vector<std::string> names;
+    for (const auto& f : families())
+        names.push_back(f.first);
+    return names;
+}
+
+std::string family_summary(const std::string& family) {
+    for (const auto& f : families())
+        if (f.first == family)
+            return f.second;
+    std::string known;
+    for (const auto& f : families())
+        known += (known.empty() ? "" : ", ") + f.first;
+    throw std::invalid_argument("unknown scenario family '" + family + "' (known: " + known + ")");
+}
 
 std::vector<std::string> range_names() {
     std::vector<std::string> names;
@@ -155,10 +168,50 @@ void validate(const ScenarioConfig& c) {
     if (c.w_min.lo < 1.0) {
         throw std::invalid_argument("scenario w_min must be >= 1");
     }
+    if (!(c.slices_per_rank.lo >= 4.0)) {
+        throw std::invalid_argument("scenario slices_per_rank must be >= 4");
+    }
+    (void)family_summary(c.family); // unknown families fail here
 }
+
+namespace {
+
+// `broad`: the paper model with its ranges widened and S drawn per rank.
+ScenarioConfig broad_config(const ScenarioConfig& config, std::uint64_t seed) {
+    Draws lay(seed, 100);
+    ScenarioConfig wide = config;
+    wide.family = "paper";
+    std::int64_t ranks = config.ranks;
+    if (ranks == 0)
+        ranks = lay.integer(config.min_ranks, std::max(config.min_ranks, config.max_ranks));
+    wide.ranks = ranks;
+    const double per_rank = lay.log_uniform(config.slices_per_rank);
+    const double slices = std::max(4.0 * static_cast<double>(ranks),
+                                   std::round(per_rank * static_cast<double>(ranks)));
+    wide.slices = {slices, slices};
+    wide.min_width = 1;
+    wide.base = {0.005, 0.1};
+    wide.sheet_half_width = {0.05, 0.45};
+    wide.sheet_spread = {0.0, 0.002};
+    wide.cluster_count = {5, 140};
+    wide.cluster_growth = {0.0, 0.03};
+    wide.growth_variation = {0.05, 0.5};
+    wide.cluster_drift = {0.00003, 0.001};
+    wide.division_rate = {0.2, 3.0};
+    wide.burst_rate = {0.0, 1.5};
+    return wide;
+}
+
+} // namespace
 
 Scenario generate_scenario(const ScenarioConfig& config, std::uint64_t seed) {
     validate(config);
+    if (config.family == "broad") {
+        return generate_scenario(broad_config(config, seed), seed);
+    }
+    if (config.family != "paper") {
+        return generate_family_scenario(config, seed);
+    }
     Draws par(seed, kParameters);
     Scenario sc;
     sc.seed = seed;
@@ -290,13 +343,13 @@ double jitter_factor(const Scenario& sc, std::int64_t event, std::int64_t index,
     return std::exp(sc.jitter * z - 0.5 * sc.jitter * sc.jitter);
 }
 
-data::Trace to_trace(const Scenario& sc) {
+data::Trace to_trace(const Scenario& sc, const std::string& family) {
     data::Trace t;
     t.workload = sc.workload;
     t.growth_events = sc.growth_events;
     t.cycle_phase = sc.cycle_phase;
-    t.source = "cellshift scenario generator, seed " + std::to_string(sc.seed) +
-               ", P = " + std::to_string(sc.layout.ranks) +
+    t.source = "cellshift scenario generator, family " + family + ", seed " +
+               std::to_string(sc.seed) + ", P = " + std::to_string(sc.layout.ranks) +
                ", w_min = " + std::to_string(sc.layout.w_min) +
                ", jitter = " + std::to_string(sc.jitter);
     return t;

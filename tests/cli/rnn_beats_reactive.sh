@@ -6,7 +6,7 @@ set -euo pipefail
 eval_tool=$1; controller=$2; out=$3
 "$eval_tool" scenarios -q --count 10 --ranks 8,16 --policies reactive,rnn \
     --controller "$controller" --out "$out" >/dev/null
-awk -F, 'NR > 1 { o[$1 " " $2] = $7 }
+awk -F, 'NR > 1 { o[$1 " " $2] = $9 }
   END {
     ok = (o["8 rnn"] < o["8 reactive"]) && (o["16 rnn"] < o["16 reactive"])
     printf "%s: objective P=8 rnn %.4f reactive %.4f, P=16 rnn %.4f reactive %.4f\n",

@@ -10,7 +10,7 @@ set -euo pipefail
 eval_tool=$1; controller=$2; out=$3; bar=${4:-8}
 "$eval_tool" scenarios -q --count 64 --events 100 --ranks "2,4,$bar" \
     --policies static,reactive,rnn --controller "$controller" --out "$out" >/dev/null
-awk -F, -v bar="$bar" 'NR > 1 { g[$1 " " $2] = $3; m[$1 " " $2] = $5 }
+awk -F, -v bar="$bar" 'NR > 1 { g[$1 " " $2] = $5; m[$1 " " $2] = $7 }
   END {
     ok = (g["2 rnn"] <= g["2 static"]) && (g["4 rnn"] <= g["4 static"])
     line = sprintf("P=2 rnn %.2f%% static %.2f%%; P=4 rnn %.2f%% static %.2f%%",

@@ -14,7 +14,7 @@ for events in 100 400; do
 done
 awk -F, -v ranks="$ranks" '
   FNR == 1 { ++file; next }
-  { key = $1 " " $2; if (file == 1) { g1[key] = $3; m1[key] = $5 } else { g4[key] = $3; m4[key] = $5 } }
+  { key = $1 " " $2; if (file == 1) { g1[key] = $5; m1[key] = $7 } else { g4[key] = $5; m4[key] = $7 } }
   END {
     ok = 1; line = ""
     n = split(ranks, r, ",")

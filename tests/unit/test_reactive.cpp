@@ -1,6 +1,7 @@
 // The reactive rule and the residual formula against hand-worked numbers.
 
 #include "cellshift/controller/reactive.hpp"
+#include "cellshift/controller/registry.hpp"
 #include "cellshift/controller/residual.hpp"
 
 #include <catch2/catch.hpp>
@@ -54,4 +55,28 @@ TEST_CASE("residual: zero residual is the reactive move exactly, bounded otherwi
     CHECK(std::abs(m) <= 3.0);
     CHECK(residual_move(3.0, -50.0, 3.0) >= -3.0);
     CHECK(residual_move(0.0, 1.0, 3.0) == Approx(3.0 * std::tanh(1.0)));
+}
+
+TEST_CASE("reactive rule: moves a boundary at S/P = 4 (ds_max floor of one slice)",
+          "[controller][reactive]") {
+    // 256 slices on 32 ranks: ds_max_fraction x S/P = 0.4 slices, which used to
+    // round every move to zero and freeze the balancer.
+    const Layout layout{256, 32, 1};
+    const ReactiveParams defaults;
+    CHECK(defaults.ds_max_fraction * layout.mean_width() < 0.5);
+    CHECK(ds_max_slices(layout, defaults) == 1.0);
+    CHECK(ds_max_slices(Layout{4096, 32, 1}, defaults) == Approx(6.4));
+
+    // One hot slice on rank 2 (slices 16..23): rank 2 takes 8 + 7 = 15 against 8.
+    std::vector<double> work(256, 1.0);
+    work[20] = 8.0;
+    const Boundaries before = uniform_boundaries(layout);
+    auto policy = make_policy("reactive", {});
+    policy->reset(layout, before);
+    Observation o;
+    o.rank_times = rank_sums(work, before);
+    const Boundaries after = policy->decide(o);
+    CHECK(after[2] == before[2] + 1); // rank 2 hands a slice to rank 1 ...
+    CHECK(after[3] == before[3] - 1); // ... and one to rank 3
+    CHECK(migrated_slices(before, after) == 2);
 }

@@ -161,3 +161,74 @@ TEST_CASE("comparison: a rollout's record matches its summary", "[eval]") {
     CHECK(static_cast<double>(migrated) == r.rows[0].migrated_slices);
     data::validate(rec, "record");
 }
+
+TEST_CASE("scenario families: deterministic, 4-64 slices per rank, positive, distinct",
+          "[scenarios]") {
+    for (const std::string& family : scenarios::family_names()) {
+        INFO("family " << family);
+        CHECK_FALSE(scenarios::family_summary(family).empty());
+        scenarios::ScenarioConfig config;
+        config.family = family;
+        config.events = 20;
+        for (std::int64_t ranks : {2, 16, 64}) {
+            config.ranks = ranks;
+            auto a = scenarios::generate_scenario(config, scenarios::evaluation_seed(7));
+            auto b = scenarios::generate_scenario(config, scenarios::evaluation_seed(7));
+            CHECK(a.workload == b.workload);
+            CHECK(a.growth_events == b.growth_events);
+            CHECK(a.layout.ranks == ranks);
+            controller::validate(a.layout);
+            if (family != "paper") {
+                CHECK(a.layout.mean_width() >= 4.0);
+                CHECK(a.layout.mean_width() <= 64.5);
+            }
+            for (double w : a.workload.values) {
+                REQUIRE(std::isfinite(w));
+                REQUIRE(w > 0.0);
+            }
+        }
+    }
+    // Families differ from the paper family on the same seed.
+    scenarios::ScenarioConfig paper;
+    paper.ranks = 8;
+    paper.events = 5;
+    scenarios::ScenarioConfig front = paper;
+    front.family = "front";
+    CHECK(scenarios::generate_scenario(paper, 1).workload !=
+          scenarios::generate_scenario(front, 1).workload);
+}
+
+TEST_CASE("scenario families: the broad families reach far beyond the paper's imbalance",
+          "[scenarios]") {
+    // Static's time-averaged imbalance over a few seeds at P = 16: the paper family
+    // stays in its calibrated band, every other family reaches well above it.
+    auto static_imbalance = [](const std::string& family) {
+        scenarios::ScenarioConfig config;
+        config.family = family;
+        config.ranks = 16;
+        config.events = 40;
+        double total = 0.0;
+        for (std::uint64_t i = 0; i < 6; ++i) {
+            auto sc = scenarios::generate_scenario(config, scenarios::training_seed(i));
+            auto b = controller::split_equal_load(sc.row(0), sc.layout);
+            for (std::int64_t t = 1; t <= sc.events(); ++t)
+                total += eval::global_imbalance(controller::rank_sums(sc.row(t), b));
+        }
+        return 100.0 * total / (6.0 * 40.0);
+    };
+    const double paper = static_imbalance("paper");
+    CHECK(paper > 5.0);
+    CHECK(paper < 30.0);
+    for (const char* family : {"broad", "front", "point", "shift", "colonies"}) {
+        INFO("family " << family);
+        CHECK(static_imbalance(family) > 30.0);
+    }
+}
+
+TEST_CASE("scenario families: an unknown family is refused with the list", "[scenarios]") {
+    scenarios::ScenarioConfig config;
+    config.family = "bogus";
+    CHECK_THROWS_WITH(scenarios::generate_scenario(config, 1),
+                      Catch::Contains("unknown scenario family 'bogus'") &&
+                          Catch::Contains("colonies"));
+}

@@ -7,7 +7,7 @@
 // If |I| > tau, the boundary moves toward the slower rank by
 //     |ds| = alpha * N_slow * |t_right - t_left| / (2 * T_slow),
 // positive (to higher slice index) when the right rank is slower, and the result
-// is clipped to +-ds_max.
+// is clipped to +-ds_max (at least one slice).
 
 #include "cellshift/controller/layout.hpp"
 
@@ -30,7 +30,8 @@ double local_imbalance(double t_left, double t_right);
 double reactive_proposal(double t_left, double t_right, double n_left, double n_right,
                          const ReactiveParams& params, double ds_max);
 
-// ds_max in slices for a layout: ds_max_fraction * S / P.
+// ds_max in slices for a layout: ds_max_fraction * S / P, and at least one slice
+// (so that a non-zero proposal can move a boundary at any S / P).
 double ds_max_slices(const Layout& layout, const ReactiveParams& params);
 
 // Proposals for all P-1 interior boundaries.

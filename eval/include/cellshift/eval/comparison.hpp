@@ -6,6 +6,7 @@
 #include "cellshift/controller/registry.hpp"
 #include "cellshift/data/run_record.hpp"
 #include "cellshift/data/trace.hpp"
+#include "cellshift/eval/metrics.hpp"
 #include "cellshift/scenarios/scenario.hpp"
 #include "cellshift/scenarios/seeds.hpp"
 
@@ -26,6 +27,11 @@ struct PolicySpec {
 struct ComparisonRow {
     std::int64_t ranks = 0;
     std::string policy;
+    // The yardstick (DESIGN 8.1): modelled runtime of the rollout, migration
+    // included, mean over scenarios (workload units), and its ratio to static's
+    // runtime on the same scenario, mean over scenarios.
+    double runtime = 0.0;
+    double runtime_vs_static = 1.0;
     double imbalance_pct = 0.0;   // time-averaged global imbalance, mean over scenarios, in %
     double spread = 0.0;          // time-averaged normalised spread, mean over scenarios
     double migrated_slices = 0.0; // total over the rollout, mean over scenarios
@@ -45,6 +51,7 @@ struct ScenarioComparison {
     std::uint64_t seed_base = scenarios::kEvaluationSeedBase; // which seed range
     std::uint64_t first_index = 0; // scenario i uses seed seed_base + first_index + i
     double lambda = 5e-4;          // migration weight of the objective column
+    MigrationCost cost;            // what migration costs in the runtime column
     int threads = 1;
     scenarios::ScenarioConfig base; // ranks and events are overwritten per run
     bool keep_records = false;      // keep the run records of scenario 0
@@ -66,6 +73,6 @@ ComparisonResult compare_on_scenarios(const std::vector<PolicySpec>& policies,
 ComparisonResult compare_on_trace(const std::vector<PolicySpec>& policies, const data::Trace& trace,
                                   const std::vector<std::int64_t>& ranks, std::int64_t w_min,
                                   double jitter, bool keep_records, const std::string& source,
-                                  double lambda = 5e-4);
+                                  double lambda = 5e-4, const MigrationCost& cost = {});
 
 } // namespace cellshift::eval

@@ -6,11 +6,15 @@
 // policy sees interval t-1 (jittered rank times, jittered per-slice estimates,
 // growth events, cycle phase; the oracle also sees row t) and sets the
 // boundaries that govern interval t, whose imbalance is computed from the
-// noise-free row t. Migration is summed over the E decisions.
+// noise-free row t. Migration is summed over the E decisions. The modelled
+// runtime (metrics.hpp) charges the slices moved at event t at their cost in
+// interval t, and static's runtime (the initial partition kept) is measured on
+// the same rows, so every rollout carries its own reference.
 
 #include "cellshift/controller/policy.hpp"
 #include "cellshift/data/array2d.hpp"
 #include "cellshift/data/run_record.hpp"
+#include "cellshift/eval/metrics.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -36,6 +40,12 @@ struct RolloutSummary {
     std::int64_t migrated = 0; // total over the E decisions
     std::int64_t limited = 0;  // decisions in which w_min shortened a move
     std::int64_t events = 0;
+    double runtime = 0.0;        // sum of the modelled interval durations (workload units)
+    double static_runtime = 0.0; // the same with the initial partition kept (static)
+    // runtime / static_runtime (1 when static's runtime is 0).
+    double runtime_vs_static() const {
+        return static_runtime > 0.0 ? runtime / static_runtime : 1.0;
+    }
 };
 
 struct Rollout {
@@ -46,6 +56,6 @@ struct Rollout {
 // `w_min` and P come from `layout`; S must match the workload's columns.
 Rollout run_rollout(controller::Policy& policy, const std::string& policy_name,
                     const controller::Layout& layout, const WorkloadHistory& history,
-                    bool keep_record);
+                    bool keep_record, const MigrationCost& cost = {});
 
 } // namespace cellshift::eval

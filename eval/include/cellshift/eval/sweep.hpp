@@ -1,7 +1,8 @@
 #pragma once
 // A grid sweep of one policy's parameters on the same scenarios: the whole
 // imbalance-vs-migration curve of a baseline, and the point that minimises the
-// training objective (how the baselines' defaults are chosen, on training seeds).
+// modelled runtime relative to static (or the training objective): how the
+// baselines' defaults are chosen, on training seeds.
 
 #include "cellshift/eval/comparison.hpp"
 
@@ -20,6 +21,7 @@ struct SweepPoint {
     std::map<std::string, double> parameters;
     std::string label;               // policy[name=value,...]
     std::vector<ComparisonRow> rows; // one per rank count
+    double runtime_vs_static = 0.0;  // mean over rank counts
     double imbalance_pct = 0.0;      // mean over rank counts
     double migrated_slices = 0.0;    // mean over rank counts
     double objective = 0.0;          // mean over rank counts
@@ -30,10 +32,16 @@ std::vector<SweepPoint> sweep_policy(const std::string& policy, const std::vecto
                                      const controller::PolicySettings& base,
                                      const ScenarioComparison& options);
 
-// Index of the point with the smallest objective (first of equals).
-std::size_t best_point(const std::vector<SweepPoint>& points);
+// What a sweep minimises: the runtime relative to static (the yardstick) or the
+// training objective of DESIGN section 4 (imbalance + spread + lambda x migration).
+enum class SweepCriterion { Runtime, Objective };
 
-std::string format_sweep(const std::vector<SweepPoint>& points, const std::string& caption);
+// Index of the point with the smallest criterion (first of equals).
+std::size_t best_point(const std::vector<SweepPoint>& points,
+                       SweepCriterion criterion = SweepCriterion::Runtime);
+
+std::string format_sweep(const std::vector<SweepPoint>& points, const std::string& caption,
+                         SweepCriterion criterion = SweepCriterion::Runtime);
 std::string sweep_to_csv(const std::vector<SweepPoint>& points);
 
 } // namespace cellshift::eval

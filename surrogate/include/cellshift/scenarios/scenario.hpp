@@ -15,6 +15,14 @@
 // - transient bursts that decay exponentially,
 // - a growth cycle 1 + A sin(2 pi t / period + phase).
 // See docs/scenarios.md for the calibration against the paper's regime.
+//
+// That model is the `paper` family (the default, calibrated to the paper's
+// regime). The other named families (family_names()) cover what it does not:
+// `broad` (the same model over far wider ranges: static imbalance from about 1%
+// to several hundred %), `front` (a front sweeping the domain, empty ahead),
+// `point` (growth from one to three points), `shift` (load that jumps), and
+// `colonies` (separated colonies, wound-like gaps). Every family but `paper`
+// draws 4 to 64 slices per rank (log-uniform).
 
 #include "cellshift/controller/layout.hpp"
 #include "cellshift/data/array2d.hpp"
@@ -33,7 +41,8 @@ struct Range {
 };
 
 struct ScenarioConfig {
-    std::int64_t ranks = 0; // P; 0 draws P uniformly from [min_ranks, max_ranks]
+    std::string family = "paper"; // one of family_names()
+    std::int64_t ranks = 0;       // P; 0 draws P uniformly from [min_ranks, max_ranks]
     std::int64_t min_ranks = 2;
     std::int64_t max_ranks = 32;
     std::int64_t events = 100;            // E decisions (E+1 workload rows)
@@ -51,7 +60,8 @@ struct ScenarioConfig {
     Range division_rate{0.2, 1.0};        // new clusters per event
     Range burst_rate{0.05, 0.4};          // bursts per event
     Range cycle_amplitude{0.02, 0.1};
-    Range cycle_period{20, 50}; // events
+    Range cycle_period{20, 50};   // events
+    Range slices_per_rank{4, 64}; // S / P, log-uniform: every family but `paper`
 };
 
 struct Scenario {
@@ -67,6 +77,10 @@ struct Scenario {
     std::vector<double> growth_row(std::int64_t t) const;
 };
 
+// The scenario families, `paper` first; the one-line summary of each.
+std::vector<std::string> family_names();
+std::string family_summary(const std::string& family);
+
 // The named ranges of ScenarioConfig, for command lines and config files
 // ("cluster_growth", ...); set_range throws std::invalid_argument for an unknown name.
 std::vector<std::string> range_names();
@@ -74,7 +88,7 @@ void set_range(ScenarioConfig& config, const std::string& name, Range range);
 Range get_range(const ScenarioConfig& config, const std::string& name);
 
 // Throws std::invalid_argument for an inconsistent config (empty range, P < 1,
-// events < 1, P * w_min > S).
+// events < 1, P * w_min > S, unknown family).
 void validate(const ScenarioConfig& config);
 
 Scenario generate_scenario(const ScenarioConfig& config, std::uint64_t seed);
@@ -85,6 +99,6 @@ double jitter_factor(const Scenario& scenario, std::int64_t event, std::int64_t 
                      std::uint64_t stream);
 
 // The scenario as a trace file (workload, growth events, cycle phase).
-data::Trace to_trace(const Scenario& scenario);
+data::Trace to_trace(const Scenario& scenario, const std::string& family = "paper");
 
 } // namespace cellshift::scenarios

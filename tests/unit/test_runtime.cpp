@@ -1,0 +1,118 @@
+// The modelled runtime (DESIGN 8.1): hand-worked rollouts, term by term, and
+// the reduction to the sum of the slowest ranks' times when migration is free.
+
+#include "cellshift/controller/partition.hpp"
+#include "cellshift/controller/registry.hpp"
+#include "cellshift/eval/metrics.hpp"
+#include "cellshift/eval/rollout.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+
+using namespace cellshift;
+
+namespace {
+
+// Moves its boundaries by a scripted list of moves, one entry per event.
+class ScriptedPolicy : public controller::Policy {
+public:
+    explicit ScriptedPolicy(std::deque<std::vector<double>> moves) : moves_(std::move(moves)) {}
+
+protected:
+    controller::Boundaries next(const controller::Observation&) override {
+        std::vector<double> m = moves_.front();
+        moves_.pop_front();
+        return apply_moves(m);
+    }
+
+private:
+    std::deque<std::vector<double>> moves_;
+};
+
+data::Matrix rows(const std::vector<std::vector<double>>& r) {
+    data::Matrix m(r.size(), r.front().size());
+    for (std::size_t i = 0; i < r.size(); ++i)
+        std::copy(r[i].begin(), r[i].end(), m.row(i));
+    return m;
+}
+
+} // namespace
+
+TEST_CASE("migration traffic charges each moved slice to its old and its new owner") {
+    // Slices 2, 3 go from rank 1 to rank 0; slice 4 from rank 2 to rank 1.
+    const std::vector<double> cost{1, 2, 3, 4, 5, 6};
+    const auto traffic = eval::migration_traffic(cost, {0, 2, 4, 6}, {0, 4, 5, 6});
+    CHECK(traffic == std::vector<double>{3 + 4, 3 + 4 + 5, 5});
+    // A move past a whole rank: rank 1 hands everything on, rank 0 receives all of it.
+    const auto far = eval::migration_traffic(cost, {0, 1, 2, 6}, {0, 3, 4, 6});
+    CHECK(far == std::vector<double>{2 + 3, 2 + 4, 3 + 4});
+    CHECK(eval::migration_traffic(cost, {0, 3, 6}, {0, 3, 6}) == std::vector<double>{0, 0});
+}
+
+TEST_CASE("runtime of a hand-worked two-rank rollout, every term") {
+    // S = 4, P = 2. Row 0 splits evenly: b = {0, 2, 4}. Event 1 moves the boundary
+    // to 1 (slice 1, cost 1 in interval 1, goes from rank 0 to rank 1); event 2 holds.
+    const data::Matrix w = rows({{1, 1, 1, 1}, {3, 1, 1, 1}, {3, 1, 1, 2}});
+    eval::WorkloadHistory h;
+    h.workload = &w;
+    const controller::Layout layout{4, 2, 1};
+    const eval::MigrationCost cost{0.5, 0.1};
+
+    ScriptedPolicy policy({{-1.0}, {0.0}});
+    const eval::Rollout r = eval::run_rollout(policy, "scripted", layout, h, true, cost);
+    // Interval 1: compute 3 and 3, traffic 1 each -> 3 + 0.5 = 3.5 on both ranks,
+    // plus kappa x mean compute (0.1 x 3) because a boundary moved: 3.8.
+    // Interval 2: nothing moves; compute 3 and 4: 4.
+    CHECK(r.summary.runtime == Approx(3.8 + 4.0).epsilon(1e-14));
+    // Static keeps {0, 2, 4}: interval 1 max(4, 2) = 4, interval 2 max(4, 3) = 4.
+    CHECK(r.summary.static_runtime == Approx(8.0).epsilon(1e-14));
+    CHECK(r.summary.runtime_vs_static() == Approx(7.8 / 8.0).epsilon(1e-14));
+    CHECK(r.summary.migrated == 1);
+
+    SECTION("mu = 0, kappa = 0 is the sum of the slowest ranks' times") {
+        ScriptedPolicy free_moves({{-1.0}, {0.0}});
+        const eval::Rollout f = eval::run_rollout(free_moves, "scripted", layout, h, true, {});
+        double slowest = 0.0;
+        for (std::size_t t = 0; t < f.record->rank_time.rows; ++t) {
+            const double* row = f.record->rank_time.row(t);
+            slowest += *std::max_element(row, row + f.record->rank_time.cols);
+        }
+        CHECK(f.summary.runtime == Approx(slowest).epsilon(1e-14));
+        CHECK(f.summary.runtime == Approx(3.0 + 4.0).epsilon(1e-14));
+    }
+}
+
+TEST_CASE("a policy that never moves costs exactly static; moves cost more as mu grows") {
+    // A policy that never moves has runtime_vs_static exactly 1 for any mu and kappa,
+    // and a mover pays for its moves: more mu never makes it cheaper.
+    const data::Matrix w = rows({{1, 2, 3, 4, 5, 6, 7, 8},
+                                 {8, 7, 6, 5, 4, 3, 2, 1},
+                                 {1, 1, 9, 9, 1, 1, 1, 1},
+                                 {5, 1, 1, 1, 1, 1, 1, 5}});
+    eval::WorkloadHistory h;
+    h.workload = &w;
+    const controller::Layout layout{8, 3, 1};
+    for (double mu : {0.0, 0.01, 1.0}) {
+        auto stay = controller::make_policy("static", {});
+        CHECK(eval::run_rollout(*stay, "static", layout, h, false, {mu, 0.3})
+                  .summary.runtime_vs_static() == 1.0);
+    }
+    double previous = 0.0;
+    for (double mu : {0.0, 0.01, 0.1, 1.0}) {
+        auto mover = controller::make_policy("persistence", {});
+        const double runtime =
+            eval::run_rollout(*mover, "persistence", layout, h, false, {mu, 0.0}).summary.runtime;
+        CHECK(runtime >= previous);
+        previous = runtime;
+    }
+}
+
+TEST_CASE("a negative or NaN migration cost is refused") {
+    CHECK_THROWS_WITH(eval::validate(eval::MigrationCost{-1.0, 0.0}),
+                      Catch::Contains("--migration-cost"));
+    CHECK_THROWS_WITH(eval::validate(eval::MigrationCost{0.0, std::nan("")}),
+                      Catch::Contains("--rebalance-cost"));
+}
