@@ -31,9 +31,9 @@ namespace {
 
 using namespace cellshift;
 
-// The CPU simulator's calibrated mu at its default rebalance interval (order 1e-2;
-// `cellshift-sim calibrate` prints it, docs/runtime.md derives it).
-constexpr double kDefaultMigrationCost = 0.01;
+// The CPU simulator's mu at its default rebalance interval, 100 steps (the model clock's
+// constants; `cellshift-sim calibrate` prints it, docs/runtime.md derives it).
+constexpr double kDefaultMigrationCost = 0.0075;
 
 const char* kDefaultPolicies =
     "static,reactive,persistence,holt,seam,hoomd,lammps-shift,oracle,rnn-zero,rnn";

@@ -133,6 +133,11 @@ int main(int argc, char** argv) {
     calibrate_cmd
         ->add_option("--repeats", calibration.repeats, "timed runs per tissue (the median counts)")
         ->capture_default_str();
+    calibrate_cmd
+        ->add_option("--rebalance-every", calibration.rebalance_every,
+                     "steps between rebalancing events, for the migration cost mu it prints")
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40))
+        ->capture_default_str();
 
     int code = cellshift::data::run_tool<CLI::ParseError>(
         "cellshift-sim", app, argc, argv,

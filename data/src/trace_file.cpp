@@ -26,6 +26,10 @@ void validate(const Trace& t, const std::string& where) {
         checks::vector_size(where, "cycle_phase", t.cycle_phase->size(), t.events());
         checks::finite(where, "cycle_phase", *t.cycle_phase);
     }
+    if (t.initial_load) {
+        checks::vector_size(where, "initial_load", t.initial_load->size(), t.slices());
+        checks::finite(where, "initial_load", *t.initial_load, /*nonnegative=*/true);
+    }
     if (t.slice_width && !(std::isfinite(*t.slice_width) && *t.slice_width > 0.0)) {
         fail(where, "slice_width must be finite and > 0");
     }
@@ -40,6 +44,9 @@ static Trace read_trace_hdf5_in_process(const std::string& path) {
     }
     if (in.has_object("cycle_phase")) {
         t.cycle_phase = in.vector("cycle_phase");
+    }
+    if (in.has_object("initial_load")) {
+        t.initial_load = in.vector("initial_load");
     }
     if (in.has_attribute("/", "source")) {
         t.source = in.string_attribute("/", "source");
@@ -75,6 +82,9 @@ void write_trace(const std::string& path, const Trace& t) {
         }
         if (t.cycle_phase) {
             out.vector("cycle_phase", *t.cycle_phase);
+        }
+        if (t.initial_load) {
+            out.vector("initial_load", *t.initial_load);
         }
     });
 }

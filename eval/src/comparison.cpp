@@ -129,6 +129,7 @@ ComparisonResult compare_on_trace(const std::vector<PolicySpec>& policies, const
         h.workload = &trace.workload;
         h.growth_events = trace.growth_events ? &*trace.growth_events : nullptr;
         h.cycle_phase = trace.cycle_phase ? &*trace.cycle_phase : nullptr;
+        h.initial_load = trace.initial_load ? &*trace.initial_load : nullptr;
         if (jitter > 0.0) {
             h.jitter = [jitter](std::int64_t t, std::int64_t k, std::uint64_t stream) {
                 double z =

@@ -31,7 +31,8 @@ Rollout run_rollout(controller::Policy& policy, const std::string& policy_name,
     const std::int64_t events = static_cast<std::int64_t>(w.rows) - 1;
     const std::size_t ranks = static_cast<std::size_t>(layout.ranks);
 
-    controller::Boundaries b = controller::split_equal_load(row_of(w, 0), layout);
+    controller::Boundaries b = controller::split_equal_load(
+        h.initial_load != nullptr ? *h.initial_load : row_of(w, 0), layout);
     const controller::Boundaries initial = b;
     policy.reset(layout, b);
 

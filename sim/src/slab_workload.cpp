@@ -86,6 +86,43 @@ std::vector<double> interaction_estimate_per_slab(const Elements& e,
     return w;
 }
 
+std::vector<std::int32_t> partners_within_cutoff(const Elements& e,
+                                                 const std::vector<std::uint8_t>& counted,
+                                                 const SemParams& p) {
+    const SortedTissue sorted(e, p);
+    const BinGrid& grid = sorted.grid;
+    const BinSort& sort = sorted.sort;
+    const double cutoff2 = p.cutoff * p.cutoff;
+    const NeighbourColumns columns(cutoff2);
+    std::vector<std::int32_t> partners(e.size(), 0);
+    const auto n = static_cast<std::ptrdiff_t>(e.size());
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t k = 0; k < n; ++k) {
+        const auto i = static_cast<std::size_t>(k);
+        if (!counted.empty() && counted[i] == 0)
+            continue;
+        const int b = sort.bin[i];
+        const int bz = b % grid.nz;
+        const int by = (b / grid.nz) % grid.ny;
+        const int bx = b / (grid.nz * grid.ny);
+        std::int32_t count = 0;
+        columns.for_each(grid, sort.start.data(), e.x[i], e.y[i], e.z[i], bx, by, bz,
+                         [&](std::int32_t j0, std::int32_t j1) {
+                             for (std::int32_t s = j0; s < j1; ++s) {
+                                 const auto j = static_cast<std::size_t>(sort.order[s]);
+                                 if (j == i)
+                                     continue;
+                                 const double dx = e.x[i] - e.x[j], dy = e.y[i] - e.y[j],
+                                              dz = e.z[i] - e.z[j];
+                                 if (dx * dx + dy * dy + dz * dz < cutoff2)
+                                     ++count;
+                             }
+                         });
+        partners[i] = count;
+    }
+    return partners;
+}
+
 controller::Boundaries initial_partition(const Tissue& t, const SemParams& p,
                                          const controller::Layout& layout) {
     controller::validate(layout);

@@ -1,5 +1,6 @@
 #include "calibrate_command.hpp"
 
+#include "cellshift/sim/cost_model.hpp"
 #include "cellshift/sim/element_parcel.hpp"
 #include "cellshift/sim/force_backend.hpp"
 #include "cellshift/sim/simulation.hpp"
@@ -37,6 +38,12 @@ struct Sample {
 };
 
 } // namespace
+
+double migration_cost_mu(double per_pair, double per_element, double per_migrated,
+                         double pairs_per_element, std::int64_t rebalance_every) {
+    return per_migrated /
+           (static_cast<double>(rebalance_every) * (per_pair * pairs_per_element + per_element));
+}
 
 int calibrate(const SemParams& base, const CalibrateOptions& o) {
     validate(base);
@@ -149,6 +156,18 @@ int calibrate(const SemParams& base, const CalibrateOptions& o) {
               << " s per migrated element (" << moved << " elements)\n"
               << "use: --cost-pair " << per_pair << " --cost-element " << per_element
               << " --cost-ghost " << per_ghost << " --cost-migrated " << per_migrated << "\n"
+              << std::defaultfloat;
+    // mu: the grown, full-width tissue sets the pairs per element.
+    const Sample& grown = samples.back();
+    const double pairs = grown.interactions / std::max(1.0, grown.elements);
+    const CostModel defaults;
+    std::cout << std::setprecision(3) << "migration cost at --rebalance-every " << o.rebalance_every
+              << " (" << pairs << " pairs per element): mu = "
+              << migration_cost_mu(per_pair, per_element, per_migrated, pairs, o.rebalance_every)
+              << " with this fit, mu = "
+              << migration_cost_mu(defaults.per_pair, defaults.per_element,
+                                   defaults.per_migrated_element, pairs, o.rebalance_every)
+              << " with the model clock's defaults (cellshift-eval --migration-cost)\n"
               << std::defaultfloat;
     return 0;
 }

@@ -64,6 +64,12 @@ inline CLI::App* add_run_subcommand(CLI::App& app, RunCommandLine& line) {
     run->add_option("--run-record", line.run.run_record,
                     "write the balancing events (cellshift.run HDF5) to this file")
         ->group(run_group);
+    run->add_option("--trace-out", line.run.trace_out,
+                    "write the per-slab workload of every rebalancing interval, with growth "
+                    "events and cycle phase (cellshift.trace HDF5), for cellshift-eval trace "
+                    "and cellshift-train --traces; the model clock's per-slab cost costs one "
+                    "extra neighbour count per step")
+        ->group(run_group);
     run->add_option("--checkpoint", line.run.checkpoint,
                     "write a checkpoint (tissue, owners, balancer state) to this file at the end, "
                     "rewritten atomically")

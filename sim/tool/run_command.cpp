@@ -245,7 +245,9 @@ void validate_run_options(const RunOptions& o, int ranks) {
         throw std::invalid_argument("--checkpoint-every needs --checkpoint FILE");
     if (!o.dump_forces.empty() && ranks > 1)
         throw std::invalid_argument("--dump-forces needs a one-rank run");
-    for (const std::string* file : {&o.run_record, &o.checkpoint, &o.dump_forces}) {
+    if (!o.trace_out.empty() && !o.restart.empty())
+        throw std::invalid_argument("--trace-out records a fresh run: it cannot follow --restart");
+    for (const std::string* file : {&o.run_record, &o.trace_out, &o.checkpoint, &o.dump_forces}) {
         if (!file->empty() && !check_folder_of(*file))
             throw std::invalid_argument(*file + ": the folder does not exist");
     }
@@ -267,6 +269,14 @@ int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions&
     });
     SlabSimulation sim(comm, params, balance, o.backend, configuration,
                        o.restart.empty() ? nullptr : &restart);
+    if (!o.trace_out.empty()) {
+        mpi::agree(comm, [&] {
+            if (balance.rebalance_every < 1 || o.steps < 2 * balance.rebalance_every)
+                throw std::invalid_argument("--trace-out needs at least two rebalancing "
+                                            "intervals (--steps >= 2 x --rebalance-every > 0)");
+        });
+        sim.record_trace();
+    }
     std::string note; // which backend `auto` picked, and why
     if (rank == 0 && o.backend == "auto")
         make_backend(o.backend, params, &note);
@@ -354,10 +364,14 @@ int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions&
     mpi::agree(comm, [&] {
         if (rank == 0 && !o.run_record.empty())
             data::write_run_record(o.run_record, sim.run_record("cellshift-sim run", wall));
+        if (rank == 0 && !o.trace_out.empty())
+            data::write_trace(o.trace_out, sim.trace("cellshift-sim run --trace-out"));
     });
     if (rank == 0) {
         if (!o.run_record.empty())
             std::cout << "run record: " << o.run_record << "\n";
+        if (!o.trace_out.empty())
+            std::cout << "trace: " << o.trace_out << "\n";
         if (!o.checkpoint.empty())
             std::cout << "checkpoint: " << o.checkpoint << " (step " << sim.local().step << ")\n";
     }

@@ -22,6 +22,7 @@ struct RunOptions {
     std::string out;                   // folder for snapshots and tissue.xdmf
     std::string dump_forces;           // CSV of per-element forces after the run (one rank)
     std::string run_record;            // cellshift.run file of the balancing events
+    std::string trace_out;             // cellshift.trace file of the per-slab workload
     std::string checkpoint;            // checkpoint file, rewritten atomically
     std::int64_t checkpoint_every = 0; // steps between checkpoints (0: only at the end)
     std::string restart;               // checkpoint to continue from

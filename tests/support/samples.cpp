@@ -65,6 +65,10 @@ data::Trace sample_trace(std::size_t events, std::size_t slices, bool optional) 
             (*t.cycle_phase)[e] = 0.1 * static_cast<double>(e);
         }
         t.slice_width = 2.5;
+        t.initial_load = std::vector<double>(slices);
+        for (std::size_t s = 0; s < slices; ++s) {
+            (*t.initial_load)[s] = 1.0 + 0.5 * static_cast<double>(s % 3);
+        }
     }
     return t;
 }
@@ -118,7 +122,8 @@ bool same(const data::Controller& a, const data::Controller& b) {
 
 bool same(const data::Trace& a, const data::Trace& b) {
     return a.workload == b.workload && a.growth_events == b.growth_events &&
-           a.cycle_phase == b.cycle_phase && a.source == b.source && a.slice_width == b.slice_width;
+           a.cycle_phase == b.cycle_phase && a.source == b.source &&
+           a.slice_width == b.slice_width && a.initial_load == b.initial_load;
 }
 
 bool same(const data::RunRecord& a, const data::RunRecord& b) {

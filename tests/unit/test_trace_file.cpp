@@ -25,6 +25,7 @@ TEST_CASE("trace: HDF5 round trip is exact, with and without optional fields", "
         CHECK(read.events() == 9);
         CHECK(read.slices() == 13);
         CHECK(read.growth_events.has_value() == optional);
+        CHECK(read.initial_load.has_value() == optional);
     }
 }
 
@@ -72,6 +73,13 @@ TEST_CASE("trace: HDF5 rejections", "[data][trace]") {
     SECTION("cycle_phase of the wrong length") {
         test::replace_with_doubles(path, "cycle_phase", {3}, 0.0);
         CHECK_DATA_ERROR(data::read_trace(path), path, "'cycle_phase' has shape [3], expected [4]");
+    }
+    SECTION("initial_load of the wrong length or negative") {
+        test::replace_with_doubles(path, "initial_load", {6}, 1.0);
+        CHECK_DATA_ERROR(data::read_trace(path), path,
+                         "'initial_load' has shape [6], expected [5]");
+        test::replace_with_doubles(path, "initial_load", {5}, -1.0);
+        CHECK_DATA_ERROR(data::read_trace(path), path, "initial_load[0] is negative");
     }
     SECTION("truncated file") {
         data::write_trace(path, test::sample_trace(200, 300));

@@ -1,5 +1,6 @@
 #include "cellshift/sim/slab_simulation.hpp"
 
+#include "cellshift/controller/partition.hpp"
 #include "cellshift/controller/registry.hpp"
 #include "cellshift/sim/mpi_helpers.hpp"
 #include "cellshift/sim/sem_physics.hpp"
@@ -12,6 +13,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <sstream>
 
 namespace cellshift::sim {
 
@@ -164,7 +166,9 @@ SlabSimulation::SlabSimulation(MPI_Comm comm, SemParams params, BalanceOptions b
     growth_events_.assign(static_cast<std::size_t>(balance_.slabs), 0.0);
     if (restart == nullptr) {
         Tissue whole = make_basal_patch(params_);
-        boundaries_ = initial_partition(whole, params_, layout);
+        controller::validate(layout);
+        initial_load_ = cell_workload_per_slab(whole, params_, balance_.slabs);
+        boundaries_ = controller::split_equal_load(initial_load_, layout);
         pack_cells(whole, cell_owners(whole, params_, boundaries_), rank_, size_);
         tissue_ = std::move(whole);
         policy_->reset(layout, boundaries_);
@@ -291,6 +295,8 @@ void SlabSimulation::step_once() {
         balance_.cost.step_seconds(stats.interactions, static_cast<std::int64_t>(own.size()),
                                    static_cast<std::int64_t>(ghosts.size()));
     interval_time_ += balance_.clock == "model" ? modelled : busy;
+    if (recording_trace_ && balance_.clock == "model")
+        add_step_cost_per_slab();
     interactions_since_report_ += stats.interactions;
     // Every rank's cost of this step under both clocks: the slowest sets the pace.
     constexpr std::size_t kFields = 4;
@@ -367,6 +373,8 @@ std::int64_t SlabSimulation::migrate() {
     const std::size_t kept = tissue_.elements.size();
     const std::vector<char> in = mpi::all_to_all_bytes(comm_, out);
     unpack_cells(tissue_, in.data(), in.size());
+    if (recording_trace_)
+        assign_cell_slabs(); // the centroids that just decided the owners
     const auto moved =
         static_cast<std::int64_t>((before - kept) + (tissue_.elements.size() - kept));
     // The slowest rank's migration holds everyone up.
@@ -394,7 +402,8 @@ void SlabSimulation::rebalance() {
     MPI_Reduce(growth_events_.data(), growth.data(), static_cast<int>(S), MPI_DOUBLE, MPI_SUM, 0,
                comm_);
     std::vector<double> workload;
-    if (style.needs_slice_workload || policy_->reads_slice_workload()) {
+    const bool trace_estimate = recording_trace_ && balance_.clock != "model";
+    if (style.needs_slice_workload || policy_->reads_slice_workload() || trace_estimate) {
         // The interval's last step: each rank counts its own elements, with
         // its ghosts as partners.
         const std::vector<double> mine =
@@ -402,6 +411,23 @@ void SlabSimulation::rebalance() {
         workload.assign(S, 0.0);
         MPI_Reduce(mine.data(), workload.data(), static_cast<int>(S), MPI_DOUBLE, MPI_SUM, 0,
                    comm_);
+    }
+
+    const double cycle = params_.cycle_time;
+    const double phase = 6.283185307179586 * std::fmod(tissue_.time, cycle) / cycle;
+    if (recording_trace_) {
+        std::vector<double> row = workload;
+        if (!trace_estimate) {
+            row.assign(S, 0.0);
+            MPI_Reduce(slab_cost_.data(), row.data(), static_cast<int>(S), MPI_DOUBLE, MPI_SUM, 0,
+                       comm_);
+            std::fill(slab_cost_.begin(), slab_cost_.end(), 0.0);
+        }
+        if (rank_ == 0) {
+            trace_workload_.push_back(std::move(row));
+            trace_growth_.push_back(growth);
+            trace_phase_.push_back(phase);
+        }
     }
 
     controller::Boundaries next = boundaries_;
@@ -414,8 +440,7 @@ void SlabSimulation::rebalance() {
             o.rank_times = rank_time;
             o.slice_workload = workload;
             o.growth_events = growth;
-            const double cycle = params_.cycle_time;
-            o.cycle_phase = 6.283185307179586 * std::fmod(tissue_.time, cycle) / cycle;
+            o.cycle_phase = phase;
             next = policy_->decide(o);
         } catch (const std::exception& error) {
             failed = 1;
@@ -446,6 +471,63 @@ void SlabSimulation::rebalance() {
     }
     interval_time_ = 0.0;
     std::fill(growth_events_.begin(), growth_events_.end(), 0.0);
+}
+
+void SlabSimulation::record_trace() {
+    if (tissue_.step != 0 || initial_load_.empty())
+        throw std::invalid_argument("--trace-out records a fresh run from its first step (not "
+                                    "a restart)");
+    recording_trace_ = true;
+    slab_cost_.assign(static_cast<std::size_t>(balance_.slabs), 0.0);
+    assign_cell_slabs();
+}
+
+void SlabSimulation::assign_cell_slabs() {
+    const std::vector<double> cx = centroid_x(tissue_);
+    cell_slab_.resize(cx.size());
+    for (std::size_t c = 0; c < cx.size(); ++c)
+        cell_slab_[c] = slab_of(cx[c], params_.Lx, balance_.slabs);
+}
+
+void SlabSimulation::add_step_cost_per_slab() {
+    const std::vector<std::int32_t> partners =
+        partners_within_cutoff(view_.elements, view_.active, params_);
+    const Elements& own = tissue_.elements;
+    for (std::size_t k = 0; k < view_.elements.size(); ++k) {
+        if (view_.active[k] == 0)
+            continue;
+        const std::size_t i = view_.own_index[k];
+        const auto cell = static_cast<std::size_t>(tissue_.find_cell(own.cell[i]));
+        const auto slab = static_cast<std::size_t>(cell_slab_[cell]);
+        slab_cost_[slab] +=
+            balance_.cost.per_pair * static_cast<double>(partners[k]) + balance_.cost.per_element;
+    }
+}
+
+data::Trace SlabSimulation::trace(const std::string& source) const {
+    data::Trace t;
+    const std::size_t E = trace_workload_.size();
+    const auto S = static_cast<std::size_t>(balance_.slabs);
+    t.workload = data::Matrix(E, S);
+    data::Matrix growth(E, S);
+    for (std::size_t e = 0; e < E; ++e) {
+        std::copy(trace_workload_[e].begin(), trace_workload_[e].end(), t.workload.row(e));
+        std::copy(trace_growth_[e].begin(), trace_growth_[e].end(), growth.row(e));
+    }
+    t.growth_events = std::move(growth);
+    t.cycle_phase = trace_phase_;
+    t.initial_load = initial_load_;
+    t.slice_width = params_.Lx / static_cast<double>(balance_.slabs);
+    // Only what does not depend on the policy: traces of one tissue under
+    // different policies are the same trace.
+    std::ostringstream text;
+    text << source << ": domain " << params_.Lx << " x " << params_.Ly << " x " << params_.Lz
+         << ", " << balance_.slabs << " slabs, rebalance every " << balance_.rebalance_every
+         << " steps, seed " << params_.seed << ", clock " << balance_.clock
+         << (balance_.clock == "model" ? " (modelled seconds per slab and interval)"
+                                       : " (per-slab interaction estimate, last step)");
+    t.source = text.str();
+    return t;
 }
 
 Tissue SlabSimulation::gather(std::vector<int>* owners) const {

@@ -21,6 +21,9 @@ struct Trace {
     std::optional<std::vector<double>> cycle_phase; // [E], finite
     std::string source;                             // free text: who made it, how
     std::optional<double> slice_width;              // physical width of one slice, > 0
+    // [S], finite, >= 0: the load that sets the workload-aware initial partition
+    // when it is not row 0 (the simulator's initial workload score); optional.
+    std::optional<std::vector<double>> initial_load;
 
     std::size_t events() const { return workload.rows; }
     std::size_t slices() const { return workload.cols; }

@@ -1,15 +1,14 @@
 #pragma once
 // One policy over one workload history: the hard loop of DESIGN section 3.
 //
-// Row 0 of the workload sets the workload-aware initial partition (equal-load
-// split) and is the first interval the policy observes. At event t = 1..E the
-// policy sees interval t-1 (jittered rank times, jittered per-slice estimates,
-// growth events, cycle phase; the oracle also sees row t) and sets the
-// boundaries that govern interval t, whose imbalance is computed from the
-// noise-free row t. Migration is summed over the E decisions. The modelled
-// runtime (metrics.hpp) charges the slices moved at event t at their cost in
-// interval t, and static's runtime (the initial partition kept) is measured on
-// the same rows, so every rollout carries its own reference.
+// Row 0 of the workload (or `initial_load` when given) sets the workload-aware
+// initial partition (equal-load split) and is the first interval the policy observes. At event t
+// = 1..E the policy sees interval t-1 (jittered rank times, jittered per-slice estimates, growth
+// events, cycle phase; the oracle also sees row t) and sets the boundaries that govern interval t,
+// whose imbalance is computed from the noise-free row t. Migration is summed over the E decisions.
+// The modelled runtime (metrics.hpp) charges the slices moved at event t at their cost in interval
+// t, and static's runtime (the initial partition kept) is measured on the same rows, so every
+// rollout carries its own reference.
 
 #include "cellshift/controller/policy.hpp"
 #include "cellshift/data/array2d.hpp"
@@ -25,9 +24,11 @@
 namespace cellshift::eval {
 
 struct WorkloadHistory {
-    const data::Matrix* workload = nullptr;           // [E+1, S], required
-    const data::Matrix* growth_events = nullptr;      // [E+1, S] or null
-    const std::vector<double>* cycle_phase = nullptr; // [E+1] or null
+    const data::Matrix* workload = nullptr;            // [E+1, S], required
+    const data::Matrix* growth_events = nullptr;       // [E+1, S] or null
+    const std::vector<double>* cycle_phase = nullptr;  // [E+1] or null
+    const std::vector<double>* initial_load = nullptr; // [S]: sets the initial partition
+                                                       // instead of row 0, or null
     // Multiplicative noise on observation `index` (rank, or slice for the
     // per-slice estimates: stream 1) at `event`; null for noise-free observations.
     std::function<double(std::int64_t event, std::int64_t index, std::uint64_t stream)> jitter;

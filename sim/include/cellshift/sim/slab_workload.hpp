@@ -31,6 +31,14 @@ std::vector<double> interaction_estimate_per_slab(const Elements& elements,
                                                   const std::vector<std::uint8_t>& counted,
                                                   const SemParams& params, std::int64_t slabs);
 
+// Partners within the cutoff of every element with counted[i] != 0 (0 for the
+// others; every element counts as a partner): exactly the pairs a backend's
+// gather counts as interactions, element by element. The model clock's per-slab
+// cost (cellshift-sim run --trace-out) is built from it.
+std::vector<std::int32_t> partners_within_cutoff(const Elements& elements,
+                                                 const std::vector<std::uint8_t>& counted,
+                                                 const SemParams& params);
+
 // The workload-aware initial partition: contiguous slabs split into equal shares
 // of cell_workload_per_slab, every rank keeping >= w_min slabs.
 controller::Boundaries initial_partition(const Tissue& tissue, const SemParams& params,

@@ -10,6 +10,7 @@
 #include "cellshift/controller/policy.hpp"
 #include "cellshift/data/checkpoint.hpp"
 #include "cellshift/data/run_record.hpp"
+#include "cellshift/data/trace.hpp"
 #include "cellshift/sim/collective_error.hpp"
 #include "cellshift/sim/cost_model.hpp"
 #include "cellshift/sim/element_parcel.hpp"
@@ -121,6 +122,17 @@ public:
     // Interactions computed by this rank since the last call (for progress lines).
     std::int64_t take_interactions();
 
+    // Collective, before the first step of a fresh run: from now on record the
+    // per-slab workload of every interval (cellshift-sim run --trace-out). On the
+    // model clock a slab's cost is what the clock charges its elements (pairs
+    // within the cutoff and the per-element term, each element on the slab of its
+    // cell's centroid); on the measured clock it is the per-slab interaction
+    // estimate the forecast policies see. The ghost term stays with the ranks.
+    void record_trace();
+    // Rank 0: the recorded trace (one row per finished interval, the growth
+    // events and cycle phase the policy saw, the initial partition's load).
+    data::Trace trace(const std::string& source) const;
+
 private:
     void step_once();
     void lifecycle();
@@ -147,6 +159,18 @@ private:
     std::int64_t interactions_since_report_ = 0;
     std::vector<BalanceEvent> events_;
     BalanceTotals totals_;
+    // --trace-out: this rank's per-slab cost in the current interval, and rank 0's
+    // rows of the finished ones.
+    bool recording_trace_ = false;
+    std::vector<double> slab_cost_;
+    // Slab of each owned cell (tissue_.cells order) as of the last migration: the
+    // slab that decided its owner, so that per-slab costs sum to rank costs.
+    std::vector<std::int64_t> cell_slab_;
+    void assign_cell_slabs();
+    std::vector<double> initial_load_; // the workload score of the initial partition
+    std::vector<std::vector<double>> trace_workload_, trace_growth_;
+    std::vector<double> trace_phase_;
+    void add_step_cost_per_slab();
 };
 
 } // namespace cellshift::sim
