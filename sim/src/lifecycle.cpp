@@ -176,39 +176,48 @@ double draw_cycle_time(const SemParams& p, std::int64_t cell_id, double x_birth)
 Tissue make_basal_patch(const SemParams& p) {
     Tissue t;
     const double s = p.patch_spacing;
-    const double x_end = std::max(p.patch_fraction * p.Lx, s);
-    // Elements of a cell start uniformly in a ball of this radius around its centre.
-    const double radius = 0.35 * s;
-    const double cz = std::min(radius + 0.3, 0.5 * p.Lz);
-    // Floating-point counters on purpose: the lattice positions are the sums
-    // every result so far was computed from (an integer counter would round
-    // differently and change every tissue bit for bit).
-    // NOLINTNEXTLINE(clang-analyzer-security.FloatLoopCounter)
-    for (double cx = 0.5 * s; cx <= x_end - 0.5 * s + 1e-9 && cx <= p.Lx; cx += s) {
+    // Colony k covers [x_begin, x_end); one colony from 0 is the original patch, bit for bit.
+    const double gap = p.patch_colonies > 1 ? p.patch_gap * p.Lx : 0.0;
+    const double colony =
+        (p.patch_fraction * p.Lx - static_cast<double>(p.patch_colonies - 1) * gap) /
+        static_cast<double>(p.patch_colonies);
+    for (int colony_index = 0; colony_index < p.patch_colonies; ++colony_index) {
+        const double x_begin =
+            p.patch_start * p.Lx + static_cast<double>(colony_index) * (colony + gap);
+        const double x_end = std::max(x_begin + colony, x_begin + s);
+        // Elements of a cell start uniformly in a ball of this radius around its centre.
+        const double radius = 0.35 * s;
+        const double cz = std::min(radius + 0.3, 0.5 * p.Lz);
+        // Floating-point counters on purpose: the lattice positions are the sums
+        // every result so far was computed from (an integer counter would round
+        // differently and change every tissue bit for bit).
         // NOLINTNEXTLINE(clang-analyzer-security.FloatLoopCounter)
-        for (double cy = 0.5 * s; cy <= p.Ly - 0.5 * s + 1e-9; cy += s) {
-            Cell c = newborn(p, t.next_cell_id++, CellType::stem, 0, cx);
-            // Desynchronised start: a random age, with the elements grown so far.
-            c.age = 0.9 * c.cycle_time * uniform(p, c.id, 0, kInitialAge);
-            const int grown =
-                static_cast<int>(c.age / c.cycle_time * (p.elements_division - p.elements_initial));
-            const int n = p.elements_initial + grown;
-            for (int k = 0; k < n; ++k) {
-                const auto draw = [&](int axis) {
-                    return uniform(p, c.id, k, kPlacement + static_cast<std::uint64_t>(axis));
-                };
-                // Uniform in the ball: radius ~ u^(1/3), direction uniform.
-                const double r = radius * std::cbrt(draw(0));
-                const double u = 2.0 * draw(1) - 1.0;
-                const double phi = 6.283185307179586 * draw(2);
-                const double w = std::sqrt(std::max(0.0, 1.0 - u * u));
-                t.elements.push_back(clamp(cx + r * w * std::cos(phi), p.Lx),
-                                     clamp(cy + r * w * std::sin(phi), p.Ly),
-                                     clamp(cz + r * u, p.Lz), element_id(c.id, c.next_serial++),
-                                     c.id, c.adhesive());
-                ++c.elements;
+        for (double cx = x_begin + 0.5 * s; cx <= x_end - 0.5 * s + 1e-9 && cx <= p.Lx; cx += s) {
+            // NOLINTNEXTLINE(clang-analyzer-security.FloatLoopCounter)
+            for (double cy = 0.5 * s; cy <= p.Ly - 0.5 * s + 1e-9; cy += s) {
+                Cell c = newborn(p, t.next_cell_id++, CellType::stem, 0, cx);
+                // Desynchronised start: a random age, with the elements grown so far.
+                c.age = 0.9 * c.cycle_time * uniform(p, c.id, 0, kInitialAge);
+                const int grown = static_cast<int>(c.age / c.cycle_time *
+                                                   (p.elements_division - p.elements_initial));
+                const int n = p.elements_initial + grown;
+                for (int k = 0; k < n; ++k) {
+                    const auto draw = [&](int axis) {
+                        return uniform(p, c.id, k, kPlacement + static_cast<std::uint64_t>(axis));
+                    };
+                    // Uniform in the ball: radius ~ u^(1/3), direction uniform.
+                    const double r = radius * std::cbrt(draw(0));
+                    const double u = 2.0 * draw(1) - 1.0;
+                    const double phi = 6.283185307179586 * draw(2);
+                    const double w = std::sqrt(std::max(0.0, 1.0 - u * u));
+                    t.elements.push_back(clamp(cx + r * w * std::cos(phi), p.Lx),
+                                         clamp(cy + r * w * std::sin(phi), p.Ly),
+                                         clamp(cz + r * u, p.Lz), element_id(c.id, c.next_serial++),
+                                         c.id, c.adhesive());
+                    ++c.elements;
+                }
+                t.cells.push_back(c);
             }
-            t.cells.push_back(c);
         }
     }
     t.elements.sort_by_id();

@@ -66,15 +66,22 @@ void validate(const SemParams& p) {
             "growth-gradient must be in [0, 1)");
     require(std::isfinite(p.growth_jitter) && p.growth_jitter >= 0.0 && p.growth_jitter < 1.0,
             "growth-jitter must be in [0, 1)");
-    for (auto [name, v] : {std::pair{"p-plane-parallel", p.p_plane_parallel},
-                           std::pair{"p-asymmetric", p.p_asymmetric},
-                           std::pair{"patch-fraction", p.patch_fraction}}) {
+    for (auto [name, v] :
+         {std::pair{"p-plane-parallel", p.p_plane_parallel},
+          std::pair{"p-asymmetric", p.p_asymmetric}, std::pair{"patch-fraction", p.patch_fraction},
+          std::pair{"patch-start", p.patch_start}, std::pair{"patch-gap", p.patch_gap}}) {
         require(std::isfinite(v) && v >= 0.0 && v <= 1.0,
                 std::string(name) + " must be in [0, 1], got " + num(v));
     }
     require(p.ta_generations >= 0, "ta-generations must be >= 0");
     require(std::isfinite(p.basal_contact) && p.basal_contact > 0.0, "basal-contact must be > 0");
     require(std::isfinite(p.patch_spacing) && p.patch_spacing > 0.0, "patch-spacing must be > 0");
+    require(p.patch_colonies >= 1, "patch-colonies must be >= 1");
+    require(p.patch_start + p.patch_fraction <= 1.0 + 1e-12,
+            "patch-start + patch-fraction must be <= 1 (the patch must fit in Lx)");
+    require(static_cast<double>(p.patch_colonies - 1) * p.patch_gap < p.patch_fraction ||
+                p.patch_colonies == 1,
+            "patch-colonies x patch-gap leaves no room for the colonies in patch-fraction");
     require(p.omp_schedule == "adaptive" || p.omp_schedule == "static" ||
                 p.omp_schedule == "dynamic",
             "omp-schedule must be adaptive, static or dynamic, got '" + p.omp_schedule + "'");

@@ -98,6 +98,10 @@ inline void add_model_options(CLI::App& app, SemParams& p) {
     add("patch-fraction", p.patch_fraction, "fraction of Lx the initial stem patch covers", init);
     add("patch-spacing", p.patch_spacing,
         "centre-to-centre distance of the initial cells [element diameters]", init);
+    add("patch-start", p.patch_start, "where the patch begins, fraction of Lx", init);
+    add("patch-colonies", p.patch_colonies,
+        "colonies the patch is split into (separated by patch-gap)", init);
+    add("patch-gap", p.patch_gap, "gap between neighbouring colonies, fraction of Lx", init);
 }
 
 } // namespace cellshift::sim::tool

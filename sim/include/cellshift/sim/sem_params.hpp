@@ -64,9 +64,14 @@ struct SemParams {
     int ta_generations = 3;        // TA divisions before their daughters differentiate
     double basal_contact = 1.2;    // a cell whose lowest element is higher has left the membrane
 
-    // Initial condition: a basal patch of stem cells over x in [0, patch_fraction * Lx].
+    // Initial condition: a basal patch of stem cells over x in
+    // [patch_start, patch_start + patch_fraction] * Lx, split into patch_colonies
+    // equal colonies separated by gaps of patch_gap * Lx (wound-like gaps).
     double patch_fraction = 0.25;
     double patch_spacing = 3.2; // centre-to-centre distance of the initial cells
+    double patch_start = 0.0;   // where the patch begins, fraction of Lx
+    int patch_colonies = 1;     // colonies the patch is split into
+    double patch_gap = 0.05;    // gap between neighbouring colonies, fraction of Lx
 
     // OpenMP schedule of cpu-binned's force loop: adaptive (CoV-driven), static, dynamic.
     std::string omp_schedule = "adaptive";
