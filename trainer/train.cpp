@@ -2,6 +2,7 @@
 
 #include "cellshift/data/atomic_file.hpp"
 #include "cellshift/data/error.hpp"
+#include "cellshift/data/trace.hpp"
 #include "cellshift/scenarios/counter_rng.hpp"
 #include "cellshift/scenarios/seeds.hpp"
 #include "cellshift/surrogate/export.hpp"
@@ -17,10 +18,53 @@
 namespace cellshift::trainer {
 namespace {
 
+// The scenario source of one step, drawn from the step's key: a window of a
+// recorded trace (a share trace_fraction of the steps, when traces are given) or
+// a generator family (equal weights).
+std::vector<scenarios::Scenario> trace_windows(const TrainConfig& c,
+                                               const std::vector<data::Trace>& traces,
+                                               std::uint64_t key, std::uint64_t base,
+                                               std::int64_t ranks, std::int64_t count) {
+    const auto pick = static_cast<std::size_t>(scenarios::counter_uniform(key, 7, 2) *
+                                               static_cast<double>(traces.size()));
+    const data::Trace& trace = traces[std::min(pick, traces.size() - 1)];
+    const auto fine = static_cast<std::int64_t>(trace.slices());
+    // At least 4 slices per rank: fewer ranks on a narrow trace, and a coarsening
+    // (1, 2 or 4 slices merged) drawn among those that keep it.
+    ranks = std::max<std::int64_t>(2, std::min(ranks, fine / 4));
+    std::vector<std::int64_t> coarsenings;
+    for (std::int64_t k : {1, 2, 4}) {
+        if (fine / k >= 4 * ranks) {
+            coarsenings.push_back(k);
+        }
+    }
+    const std::int64_t coarsen =
+        coarsenings.empty() ? 1
+                            : coarsenings[std::min<std::size_t>(
+                                  static_cast<std::size_t>(scenarios::counter_uniform(key, 7, 3) *
+                                                           static_cast<double>(coarsenings.size())),
+                                  coarsenings.size() - 1)];
+    const auto rows = static_cast<std::int64_t>(trace.events());
+    const std::int64_t events = std::min(c.events, rows - 1);
+    const double jitter = 0.01 + 0.04 * scenarios::counter_uniform(key, 7, 4);
+    std::vector<scenarios::Scenario> list;
+    for (std::int64_t i = 0; i < count; ++i) {
+        const auto start = static_cast<std::int64_t>(
+            scenarios::counter_uniform(key, 8, static_cast<std::uint64_t>(i)) *
+            static_cast<double>(rows - events));
+        const std::uint64_t seed =
+            base + (key + static_cast<std::uint64_t>(i)) % scenarios::kSeedRangeSize;
+        list.push_back(scenarios::scenario_from_trace(trace, std::min(start, rows - events - 1),
+                                                      events, ranks, coarsen, 1, jitter, seed));
+    }
+    return list;
+}
+
 // One batch of scenarios that share P, S and w_min: P is drawn per step, the
-// first scenario's S and w_min are imposed on the others.
-surrogate::ScenarioBatch sample_batch(const TrainConfig& c, std::uint64_t base, std::uint64_t index,
-                                      std::int64_t count) {
+// first scenario's S and w_min are imposed on the others. Each scenario draws its
+// mu log-uniform in [migration_cost_min, migration_cost_max].
+surrogate::ScenarioBatch sample_batch(const TrainConfig& c, const std::vector<data::Trace>& traces,
+                                      std::uint64_t base, std::uint64_t index, std::int64_t count) {
     scenarios::ScenarioConfig config;
     config.events = c.events;
     const std::uint64_t key = scenarios::mix64(c.seed * 0x9E3779B97F4A7C15ULL + index);
@@ -30,17 +74,57 @@ surrogate::ScenarioBatch sample_batch(const TrainConfig& c, std::uint64_t base, 
         c.min_ranks +
         std::min<std::int64_t>(static_cast<std::int64_t>(u * static_cast<double>(span)), span - 1);
     std::vector<scenarios::Scenario> list;
-    for (std::int64_t i = 0; i < count; ++i) {
-        std::uint64_t offset = (key + static_cast<std::uint64_t>(i)) % scenarios::kSeedRangeSize;
-        list.push_back(scenarios::generate_scenario(config, base + offset));
-        if (i == 0) {
-            const double s = static_cast<double>(list[0].layout.slices);
-            const double w = static_cast<double>(list[0].layout.w_min);
-            config.slices = {s, s};
-            config.w_min = {w, w};
+    if (!traces.empty() && scenarios::counter_uniform(key, 7, 1) < c.trace_fraction) {
+        list = trace_windows(c, traces, key, base, config.ranks, count);
+    } else {
+        const auto f = static_cast<std::size_t>(scenarios::counter_uniform(key, 7, 5) *
+                                                static_cast<double>(c.families.size()));
+        config.family = c.families[std::min(f, c.families.size() - 1)];
+        for (std::int64_t i = 0; i < count; ++i) {
+            std::uint64_t offset =
+                (key + static_cast<std::uint64_t>(i)) % scenarios::kSeedRangeSize;
+            list.push_back(scenarios::generate_scenario(config, base + offset));
+            if (i == 0) {
+                const double s = static_cast<double>(list[0].layout.slices);
+                const double w = static_cast<double>(list[0].layout.w_min);
+                config.slices = {s, s};
+                config.w_min = {w, w};
+                const double per_rank = s / static_cast<double>(config.ranks);
+                config.slices_per_rank = {per_rank, per_rank};
+            }
         }
     }
-    return surrogate::make_batch(list);
+    surrogate::ScenarioBatch batch = surrogate::make_batch(list);
+    const double lo = std::log(c.migration_cost_min), hi = std::log(c.migration_cost_max);
+    std::vector<double> mu;
+    for (std::int64_t i = 0; i < count; ++i) {
+        mu.push_back(std::exp(
+            lo + (hi - lo) * scenarios::counter_uniform(key, 9, static_cast<std::uint64_t>(i))));
+    }
+    batch.migration_cost = torch::tensor(mu, torch::kFloat64);
+    return batch;
+}
+
+std::vector<data::Trace> read_traces(const std::vector<std::string>& paths) {
+    std::vector<data::Trace> traces;
+    for (const auto& path : paths) {
+        traces.push_back(data::read_trace(path));
+        if (traces.back().events() < 3) {
+            data::fail(path, "a training trace needs at least 3 events");
+        }
+    }
+    return traces;
+}
+
+// The rollout settings of a step (training) or of validation.
+surrogate::SoftLoopConfig loop_config(const TrainConfig& c, double temperature, bool rounded) {
+    surrogate::SoftLoopConfig loop{temperature, c.lambda, c.reactive, true};
+    loop.spread_weight = c.spread_weight;
+    loop.round_moves = rounded;
+    loop.objective =
+        c.objective == "runtime" ? surrogate::Objective::Runtime : surrogate::Objective::Loss;
+    loop.rebalance_cost = c.rebalance_cost;
+    return loop;
 }
 
 double cosine_lr(const TrainConfig& c, std::int64_t step) {
@@ -62,9 +146,7 @@ double validate_model(surrogate::ResidualGru& model, const TrainConfig& c,
     torch::NoGradGuard no_grad;
     // Validation uses the deployed arithmetic by default: whole-slice moves, the
     // final temperature.
-    surrogate::SoftLoopConfig loop{c.temperature_end, c.lambda, c.reactive, true};
-    loop.spread_weight = c.spread_weight;
-    loop.round_moves = c.validate_rounded;
+    const surrogate::SoftLoopConfig loop = loop_config(c, c.temperature_end, c.validate_rounded);
     double total = 0.0;
     for (const auto& b : batches) {
         total += surrogate::run_soft_loop(model, b, loop).loss.item<double>();
@@ -154,10 +236,12 @@ TrainResult train(const TrainConfig& c, const std::string& config_text,
     best->to(torch::kFloat64);
     torch::optim::Adam optimizer(model->parameters(), torch::optim::AdamOptions(c.lr));
 
-    // Fixed validation batches on the validation seed range.
+    const std::vector<data::Trace> traces = read_traces(c.traces);
+    const std::vector<data::Trace> validation_traces = read_traces(c.validation_traces);
+    // Fixed validation batches on the validation seed range (and validation traces).
     std::vector<surrogate::ScenarioBatch> validation;
     for (std::int64_t i = 0; i < std::max<std::int64_t>(1, c.validation_count / 4); ++i) {
-        validation.push_back(sample_batch(c, scenarios::kValidationSeedBase,
+        validation.push_back(sample_batch(c, validation_traces, scenarios::kValidationSeedBase,
                                           static_cast<std::uint64_t>(1000000 + i),
                                           std::min<std::int64_t>(4, c.validation_count)));
     }
@@ -178,11 +262,9 @@ TrainResult train(const TrainConfig& c, const std::string& config_text,
             static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
         }
         const double temp = temperature(c, step);
-        surrogate::ScenarioBatch batch = sample_batch(c, scenarios::kTrainingSeedBase,
+        surrogate::ScenarioBatch batch = sample_batch(c, traces, scenarios::kTrainingSeedBase,
                                                       static_cast<std::uint64_t>(step), c.batch);
-        surrogate::SoftLoopConfig loop{temp, c.lambda, c.reactive, true};
-        loop.spread_weight = c.spread_weight;
-        loop.round_moves = c.round_moves;
+        const surrogate::SoftLoopConfig loop = loop_config(c, temp, c.round_moves);
         optimizer.zero_grad();
         surrogate::SoftLoopResult r = surrogate::run_soft_loop(model, batch, loop);
         r.loss.backward();

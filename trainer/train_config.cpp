@@ -1,6 +1,10 @@
 #include "train_config.hpp"
 
+#include "cellshift/scenarios/scenario.hpp"
+
 #include <CLI/CLI.hpp>
+
+#include <filesystem>
 
 #include <cmath>
 #include <stdexcept>
@@ -66,6 +70,35 @@ void add_train_options(CLI::App& app, TrainCommandLine& line) {
     app.add_flag("--resume", c.resume, "continue from --checkpoint");
     app.add_option("--stop-after", c.stop_after,
                    "stop after this step (checkpointing it), as if interrupted");
+    app.add_option("--objective", c.objective,
+                   "what the rollouts minimise: loss (imbalance + spread + lambda x migration) "
+                   "or runtime (modelled runtime over perfect balance, migration included)")
+        ->check(CLI::IsMember({"loss", "runtime"}))
+        ->capture_default_str();
+    app.add_option("--migration-cost-min", c.migration_cost_min,
+                   "smallest mu of the runtime objective (drawn log-uniform per scenario)")
+        ->capture_default_str();
+    app.add_option("--migration-cost-max", c.migration_cost_max,
+                   "largest mu of the runtime objective")
+        ->capture_default_str();
+    app.add_option("--rebalance-cost", c.rebalance_cost,
+                   "kappa of the runtime objective (fraction of the mean rank time per event "
+                   "that moves anything)")
+        ->capture_default_str();
+    app.add_option("--families", c.families,
+                   "scenario generator families, equal weight (paper, broad, front, point, "
+                   "shift, colonies)")
+        ->delimiter(',')
+        ->capture_default_str();
+    app.add_option("--traces", c.traces,
+                   "cellshift.trace files whose windows are replayed in a share "
+                   "--trace-fraction of the steps (never files under an evaluation/ folder)")
+        ->delimiter(',');
+    app.add_option("--validation-traces", c.validation_traces,
+                   "cellshift.trace files replayed in validation too");
+    app.add_option("--trace-fraction", c.trace_fraction,
+                   "share of the training steps drawn from --traces")
+        ->capture_default_str();
     app.add_flag("-q,--quiet", line.quiet, "no progress bar");
     app.add_flag("--build-info", line.show_build,
                  "print the LibTorch version and the intra-op thread count, then exit");
@@ -97,6 +130,26 @@ void validate(const TrainConfig& c) {
             "--validate-every and --validation-count must be >= 1");
     require(c.threads >= 1, "--threads must be >= 1");
     require(!c.resume || !c.checkpoint.empty(), "--resume needs --checkpoint FILE");
+    require(std::isfinite(c.migration_cost_min) && c.migration_cost_min > 0 &&
+                std::isfinite(c.migration_cost_max) && c.migration_cost_max >= c.migration_cost_min,
+            "--migration-cost-min must be > 0 and <= --migration-cost-max");
+    require(std::isfinite(c.rebalance_cost) && c.rebalance_cost >= 0,
+            "--rebalance-cost must be >= 0");
+    require(!c.families.empty(), "--families is empty");
+    for (const auto& f : c.families) {
+        (void)scenarios::family_summary(f); // unknown families fail with the list
+    }
+    require(std::isfinite(c.trace_fraction) && c.trace_fraction >= 0 && c.trace_fraction <= 1,
+            "--trace-fraction must be in [0, 1]");
+    for (const auto* list : {&c.traces, &c.validation_traces}) {
+        for (const auto& path : *list) {
+            for (const auto& part : std::filesystem::path(path)) {
+                require(part != "evaluation",
+                        path + ": a held-out evaluation trace; training and validation never "
+                               "read evaluation data");
+            }
+        }
+    }
 }
 
 } // namespace cellshift::trainer

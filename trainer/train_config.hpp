@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -46,6 +47,23 @@ struct TrainConfig {
     std::int64_t checkpoint_every = 50;
     bool resume = false;          // continue from `checkpoint`
     std::int64_t stop_after = -1; // stop (and checkpoint) after this step; for tests
+
+    // What the rollouts minimise: "loss" (imbalance + spread + lambda x migration,
+    // DESIGN section 4) or "runtime" (modelled runtime over perfect balance,
+    // migration included, DESIGN 8.1) at a mu drawn log-uniform per scenario.
+    std::string objective = "loss";
+    double migration_cost_min = 1e-3; // mu range of the runtime objective
+    double migration_cost_max = 1.0;
+    double rebalance_cost = 0.0; // kappa of the runtime objective
+    // Generator families drawn with equal weight per step (scenarios::family_names()).
+    std::vector<std::string> families{"paper"};
+    // Recorded traces (cellshift.trace) replayed as training windows in a share
+    // `trace_fraction` of the steps; validation_traces likewise for validation.
+    // A path inside a folder named "evaluation" is refused: held-out traces are
+    // for the final tables alone.
+    std::vector<std::string> traces;
+    std::vector<std::string> validation_traces;
+    double trace_fraction = 0.3;
 };
 
 // Everything the command line of cellshift-train sets.

@@ -343,6 +343,47 @@ double jitter_factor(const Scenario& sc, std::int64_t event, std::int64_t index,
     return std::exp(sc.jitter * z - 0.5 * sc.jitter * sc.jitter);
 }
 
+Scenario scenario_from_trace(const data::Trace& trace, std::int64_t start, std::int64_t events,
+                             std::int64_t ranks, std::int64_t coarsen, std::int64_t w_min,
+                             double jitter, std::uint64_t seed) {
+    const auto rows = static_cast<std::int64_t>(trace.events());
+    const auto fine = static_cast<std::int64_t>(trace.slices());
+    if (events < 1 || start < 0 || start + events >= rows) {
+        throw std::invalid_argument("trace window [" + std::to_string(start) + ", " +
+                                    std::to_string(start + events) + "] does not fit " +
+                                    std::to_string(rows) + " trace rows");
+    }
+    if (coarsen < 1 || fine / coarsen < 1) {
+        throw std::invalid_argument("trace coarsening " + std::to_string(coarsen) +
+                                    " leaves no slice of " + std::to_string(fine));
+    }
+    const std::int64_t slices = fine / coarsen;
+    Scenario sc;
+    sc.seed = seed;
+    sc.layout = controller::Layout{slices, ranks, w_min};
+    controller::validate(sc.layout);
+    sc.jitter = jitter;
+    const auto out_rows = static_cast<std::size_t>(events + 1);
+    sc.workload = data::Matrix(out_rows, static_cast<std::size_t>(slices));
+    sc.growth_events = data::Matrix(out_rows, static_cast<std::size_t>(slices));
+    sc.cycle_phase.assign(out_rows, 0.0);
+    for (std::size_t r = 0; r < out_rows; ++r) {
+        const auto from = static_cast<std::size_t>(start) + r;
+        for (std::int64_t s = 0; s < fine; ++s) {
+            const auto to = static_cast<std::size_t>(std::min(s / coarsen, slices - 1));
+            sc.workload(r, to) += trace.workload(from, static_cast<std::size_t>(s));
+            if (trace.growth_events) {
+                sc.growth_events(r, to) +=
+                    (*trace.growth_events)(from, static_cast<std::size_t>(s));
+            }
+        }
+        if (trace.cycle_phase) {
+            sc.cycle_phase[r] = (*trace.cycle_phase)[from];
+        }
+    }
+    return sc;
+}
+
 data::Trace to_trace(const Scenario& sc, const std::string& family) {
     data::Trace t;
     t.workload = sc.workload;

@@ -103,6 +103,7 @@ ScenarioBatch make_batch(const std::vector<scenarios::Scenario>& list) {
     b.cycle_phase = torch::stack(ph);
     b.jitter = torch::stack(j);
     b.slice_jitter = torch::stack(sj);
+    b.migration_cost = torch::zeros({b.batch()}, kDouble);
     return b;
 }
 
@@ -207,6 +208,26 @@ torch::Tensor soft_features(const torch::Tensor& t, const torch::Tensor& b, std:
     return clamp_features(x);
 }
 
+torch::Tensor soft_interval_runtime(const torch::Tensor& w, const torch::Tensor& before,
+                                    const torch::Tensor& after, const torch::Tensor& mu,
+                                    double kappa, double temperature) {
+    const std::int64_t ranks = after.size(1) - 1;
+    torch::Tensor times = soft_rank_times(w, after, temperature);
+    if (ranks < 2) {
+        return std::get<0>(times.max(1));
+    }
+    torch::Tensor cum = prefix(w);
+    torch::Tensor moved_load =
+        (soft_prefix(w, cum, after.index({Slice(), Slice(1, ranks)}), temperature) -
+         soft_prefix(w, cum, before.index({Slice(), Slice(1, ranks)}), temperature))
+            .abs(); // [B, K]
+    torch::Tensor zero = torch::zeros({w.size(0), 1}, w.options());
+    torch::Tensor traffic = torch::cat({zero, moved_load}, 1) + torch::cat({moved_load, zero}, 1);
+    torch::Tensor busy = times + mu.unsqueeze(1) * traffic;
+    torch::Tensor moved = (after - before).abs().sum(1).clamp_max(1.0);
+    return std::get<0>(busy.max(1)) + kappa * times.mean(1) * moved;
+}
+
 SoftLoopResult run_soft_loop(ResidualGru& model, const ScenarioBatch& batch,
                              const SoftLoopConfig& config) {
     const std::int64_t nb = batch.batch(), ranks = batch.ranks, k = ranks - 1;
@@ -240,7 +261,11 @@ SoftLoopResult run_soft_loop(ResidualGru& model, const ScenarioBatch& batch,
     out.imbalance = torch::zeros({nb}, kDouble);
     out.spread = torch::zeros({nb}, kDouble);
     out.migrated = torch::zeros({nb}, kDouble);
+    out.excess_runtime = torch::zeros({nb}, kDouble);
+    const torch::Tensor mu =
+        batch.migration_cost.defined() ? batch.migration_cost : torch::zeros({nb}, kDouble);
     for (std::int64_t t = 1; t <= events; ++t) {
+        const torch::Tensor before = b;
         torch::Tensor observed =
             soft_rank_times(batch.workload.index({Slice(), t - 1}), b, config.temperature) *
             batch.jitter.index({Slice(), t - 1});
@@ -318,7 +343,17 @@ SoftLoopResult run_soft_loop(ResidualGru& model, const ScenarioBatch& batch,
         torch::Tensor g = global_imbalance(truth);
         torch::Tensor spread = truth.std(1, /*unbiased=*/false) / truth.mean(1);
         torch::Tensor migrated = moves.abs().sum(1);
-        loss = loss + (g + config.spread_weight * spread + config.lambda * migrated).mean();
+        torch::Tensor excess =
+            soft_interval_runtime(batch.workload.index({Slice(), t}), before, b, mu,
+                                  config.rebalance_cost, config.temperature) /
+                truth.mean(1) -
+            1.0;
+        if (config.objective == Objective::Runtime) {
+            loss = loss + (excess + config.spread_weight * spread).mean();
+        } else {
+            loss = loss + (g + config.spread_weight * spread + config.lambda * migrated).mean();
+        }
+        out.excess_runtime = out.excess_runtime + excess;
         out.imbalance = out.imbalance + g;
         out.spread = out.spread + spread;
         out.migrated = out.migrated + migrated;
@@ -326,6 +361,7 @@ SoftLoopResult run_soft_loop(ResidualGru& model, const ScenarioBatch& batch,
     out.loss = loss / static_cast<double>(events);
     out.imbalance = out.imbalance / static_cast<double>(events);
     out.spread = out.spread / static_cast<double>(events);
+    out.excess_runtime = out.excess_runtime / static_cast<double>(events);
     return out;
 }
 

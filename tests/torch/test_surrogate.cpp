@@ -9,6 +9,8 @@
 #include "cellshift/controller/reactive.hpp"
 #include "cellshift/controller/registry.hpp"
 #include "cellshift/controller/rnn_policy.hpp"
+#include "cellshift/data/trace.hpp"
+#include "cellshift/eval/metrics.hpp"
 #include "cellshift/scenarios/scenario.hpp"
 #include "cellshift/scenarios/seeds.hpp"
 #include "cellshift/surrogate/export.hpp"
@@ -18,6 +20,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <filesystem>
+#include <random>
 
 using namespace cellshift;
 
@@ -430,4 +434,100 @@ TEST_CASE("soft loop: the loss is imbalance + spread_weight * spread + lambda * 
             (r.imbalance + weight * r.spread + lambda * r.migrated / 12.0).mean().item<double>();
         CHECK(r.loss.item<double>() == Approx(rebuilt).epsilon(1e-12));
     }
+}
+
+TEST_CASE("soft loop: at low temperature the soft interval runtime is the evaluator's hard one",
+          "[surrogate][runtime]") {
+    // Random workloads and feasible integer moves that never cross a neighbour's
+    // old boundary (what the loop's half-slack limit guarantees).
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> cost(0.1, 3.0);
+    for (int trial = 0; trial < 20; ++trial) {
+        const std::int64_t slices = 40, ranks = 5;
+        std::vector<double> w(slices);
+        for (double& v : w)
+            v = cost(rng);
+        const controller::Boundaries before{0, 8, 16, 24, 32, 40};
+        controller::Boundaries after = before;
+        for (std::size_t k = 1; k < static_cast<std::size_t>(ranks); ++k)
+            after[k] += static_cast<std::int64_t>(rng() % 7) - 3; // within +-3 of 8-wide ranks
+        const double mu = std::vector<double>{0.0, 0.01, 0.3, 2.0}[trial % 4];
+        const double kappa = trial % 3 == 0 ? 0.1 : 0.0;
+        const double hard = eval::interval_runtime(w, before, after, {mu, kappa});
+        torch::Tensor soft = surrogate::soft_interval_runtime(
+            as_tensor(w).unsqueeze(0), as_tensor(before).unsqueeze(0),
+            as_tensor(after).unsqueeze(0), torch::full({1}, mu, kDouble), kappa, 1e-3);
+        INFO("trial " << trial << " mu " << mu << " kappa " << kappa);
+        CHECK(soft.item<double>() == Approx(hard).epsilon(1e-9));
+    }
+}
+
+TEST_CASE("soft loop: the runtime objective is the excess runtime, the imbalance when mu = 0",
+          "[surrogate][runtime]") {
+    torch::manual_seed(4);
+    surrogate::ResidualGru model(24);
+    model->to(torch::kFloat64);
+    {
+        torch::NoGradGuard no_grad;
+        model->head->weight.normal_(0.0, 0.3); // the controller moves boundaries
+    }
+    scenarios::ScenarioConfig config;
+    config.ranks = 6;
+    config.events = 12;
+    config.slices = {480, 480};
+    config.w_min = {2, 2};
+    auto batch =
+        surrogate::make_batch({scenarios::generate_scenario(config, scenarios::training_seed(21)),
+                               scenarios::generate_scenario(config, scenarios::training_seed(22))});
+    surrogate::SoftLoopConfig loop{0.3, 0.0, controller::ReactiveParams{}, true};
+    loop.objective = surrogate::Objective::Runtime;
+    loop.spread_weight = 0.5;
+    torch::NoGradGuard no_grad;
+    auto free = surrogate::run_soft_loop(model, batch, loop);
+    CHECK(free.migrated.sum().item<double>() > 0.0);
+    CHECK(torch::allclose(free.excess_runtime, free.imbalance, 1e-12, 1e-14));
+    CHECK(free.loss.item<double>() ==
+          Approx((free.excess_runtime + 0.5 * free.spread).mean().item<double>()).epsilon(1e-12));
+    // Charging migration makes the same moves cost more.
+    batch.migration_cost = torch::full({2}, 0.5, kDouble);
+    loop.rebalance_cost = 0.05;
+    auto paid = surrogate::run_soft_loop(model, batch, loop);
+    CHECK((paid.excess_runtime > free.excess_runtime).all().item<bool>());
+}
+
+TEST_CASE("trainer: runtime objective over families and trace windows, deterministic per seed",
+          "[trainer][runtime]") {
+    test::TempDir dir;
+    scenarios::ScenarioConfig config;
+    config.family = "front";
+    config.ranks = 4;
+    config.events = 30;
+    const std::string trace = dir.file("train/front.h5");
+    std::filesystem::create_directories(dir.file("train"));
+    data::write_trace(
+        trace, scenarios::to_trace(
+                   scenarios::generate_scenario(config, scenarios::training_seed(3)), "front"));
+    trainer::TrainConfig c;
+    c.steps = 6;
+    c.batch = 3;
+    c.events = 12;
+    c.max_ranks = 8;
+    c.validate_every = 3;
+    c.validate_rounded = false;
+    c.objective = "runtime";
+    c.families = {"paper", "point", "shift"};
+    c.traces = {trace};
+    c.trace_fraction = 0.5;
+    auto a = trainer::train(c, "", nullptr);
+    auto b = trainer::train(c, "", nullptr);
+    CHECK(a.best.head_weight == b.best.head_weight);
+    CHECK(a.initial_validation == b.initial_validation);
+    CHECK(std::isfinite(a.best_validation));
+    CHECK(a.best_validation <= a.initial_validation);
+    c.seed = 2;
+    auto other = trainer::train(c, "", nullptr);
+    CHECK(other.initial_validation != a.initial_validation); // other seed, other batches
+    // A held-out trace is refused before anything runs.
+    c.traces = {dir.file("evaluation/front.h5")};
+    CHECK_THROWS_WITH(trainer::train(c, "", nullptr), Catch::Contains("held-out evaluation"));
 }

@@ -232,3 +232,33 @@ TEST_CASE("scenario families: an unknown family is refused with the list", "[sce
                       Catch::Contains("unknown scenario family 'bogus'") &&
                           Catch::Contains("colonies"));
 }
+
+TEST_CASE("trace windows: rows from the start, slices merged, everything else kept",
+          "[scenarios][trace]") {
+    data::Trace t;
+    t.workload = data::Matrix(6, 5);
+    for (std::size_t r = 0; r < 6; ++r)
+        for (std::size_t s = 0; s < 5; ++s)
+            t.workload(r, s) = static_cast<double>(10 * r + s);
+    t.growth_events = data::Matrix(6, 5, 0.0);
+    (*t.growth_events)(3, 4) = 2.0;
+    t.cycle_phase = std::vector<double>{0.0, 0.1, 0.2, 0.3, 0.4, 0.5};
+    // Rows 2..4, pairs of slices merged (the fifth joins the last pair), P = 2.
+    auto sc = scenarios::scenario_from_trace(t, 2, 2, 2, 2, 1, 0.03, 77);
+    REQUIRE(sc.workload.rows == 3);
+    REQUIRE(sc.workload.cols == 2);
+    CHECK(sc.workload(0, 0) == 20 + 21);
+    CHECK(sc.workload(0, 1) == 22 + 23 + 24);
+    CHECK(sc.workload(2, 1) == 42 + 43 + 44);
+    CHECK(sc.growth_events(1, 1) == 2.0);
+    CHECK(sc.cycle_phase == std::vector<double>{0.2, 0.3, 0.4});
+    CHECK(sc.layout.ranks == 2);
+    CHECK(sc.jitter == 0.03);
+    // The same arguments give the same jitter; the window must fit the trace.
+    auto again = scenarios::scenario_from_trace(t, 2, 2, 2, 2, 1, 0.03, 77);
+    CHECK(scenarios::jitter_factor(sc, 1, 0, 0) == scenarios::jitter_factor(again, 1, 0, 0));
+    CHECK_THROWS_WITH(scenarios::scenario_from_trace(t, 4, 2, 2, 1, 1, 0.0, 1),
+                      Catch::Contains("does not fit"));
+    CHECK_THROWS_WITH(scenarios::scenario_from_trace(t, 0, 2, 3, 2, 1, 0.0, 1),
+                      Catch::Contains("P * w_min > S"));
+}

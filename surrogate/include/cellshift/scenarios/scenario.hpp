@@ -98,6 +98,16 @@ Scenario generate_scenario(const ScenarioConfig& config, std::uint64_t seed);
 double jitter_factor(const Scenario& scenario, std::int64_t event, std::int64_t index,
                      std::uint64_t stream);
 
+// A window of a recorded trace (cellshift-sim run --trace-out, or any
+// cellshift.trace) as a scenario, so that training can replay real workloads:
+// rows [start, start + events] of the trace, its slices merged `coarsen` at a
+// time (S / coarsen slices; the remainder joins the last), P = `ranks`, the given
+// w_min, and measurement jitter of sigma `jitter` keyed by `seed`. Throws
+// std::invalid_argument when the window does not fit or P * w_min > S.
+Scenario scenario_from_trace(const data::Trace& trace, std::int64_t start, std::int64_t events,
+                             std::int64_t ranks, std::int64_t coarsen, std::int64_t w_min,
+                             double jitter, std::uint64_t seed);
+
 // The scenario as a trace file (workload, growth events, cycle phase).
 data::Trace to_trace(const Scenario& scenario, const std::string& family = "paper");
 

@@ -17,7 +17,9 @@
 // proposal by its residual, moves the boundaries (each move limited to half the
 // slack of the rank it moves into, which keeps every rank >= w_min, then rounded
 // to whole slices with a straight-through gradient), and the loss
-// takes the noise-free imbalance and spread of interval t plus lambda per moved slice.
+// takes the noise-free imbalance and spread of interval t plus lambda per moved slice
+// (Objective::Loss, DESIGN section 4), or the interval's modelled runtime over its
+// perfectly balanced time, migration included (Objective::Runtime, DESIGN 8.1).
 
 #include "cellshift/controller/features.hpp"
 #include "cellshift/controller/reactive.hpp"
@@ -32,8 +34,9 @@ namespace cellshift::surrogate {
 // Scenarios as tensors (double): workload and growth events [B, E+1, S], cycle
 // phase [B, E+1], the observation jitter of every rank [B, E+1, P].
 // slice_jitter [B, E+1, S] is the jitter of the observed per-slice workload.
+// migration_cost [B] is each scenario's mu (zeros from make_batch).
 struct ScenarioBatch {
-    torch::Tensor workload, growth_events, cycle_phase, jitter, slice_jitter;
+    torch::Tensor workload, growth_events, cycle_phase, jitter, slice_jitter, migration_cost;
     std::int64_t ranks = 0, slices = 0, w_min = 1;
     std::int64_t events() const { return workload.size(1) - 1; }
     std::int64_t batch() const { return workload.size(0); }
@@ -57,6 +60,11 @@ struct ResidualGruImpl : torch::nn::Module {
 };
 TORCH_MODULE(ResidualGru);
 
+enum class Objective {
+    Loss,    // mean_t (G_t + w spread_t + lambda M_t): DESIGN section 4
+    Runtime, // mean_t (interval_t / mean_p T_p(t) - 1 + w spread_t): DESIGN 8.1
+};
+
 struct SoftLoopConfig {
     double temperature = 0.05; // T, in slices
     double lambda = 5e-4;      // loss per moved slice (and event)
@@ -70,6 +78,10 @@ struct SoftLoopConfig {
     // trains on the global imbalance alone, which is what the quality bar measures:
     // evening out ranks that are not the slowest costs migration and no imbalance.
     double spread_weight = 1.0;
+    Objective objective = Objective::Loss;
+    // kappa of the runtime objective: a fraction of the mean rank time paid by
+    // every rank in an interval whose event moved anything.
+    double rebalance_cost = 0.0;
 };
 
 struct SoftLoopResult {
@@ -77,6 +89,9 @@ struct SoftLoopResult {
     torch::Tensor imbalance; // [B] time-averaged global imbalance
     torch::Tensor spread;    // [B]
     torch::Tensor migrated;  // [B] total moved slices
+    // [B] time-averaged excess runtime, interval / mean_p T_p - 1 (migration
+    // included, at each scenario's mu and the config's kappa)
+    torch::Tensor excess_runtime;
     std::vector<torch::Tensor> boundaries; // E entries of [B, P+1], the boundaries of interval t
 };
 
@@ -100,6 +115,16 @@ torch::Tensor soft_features(const torch::Tensor& observed_times, const torch::Te
 torch::Tensor soft_reactive(const torch::Tensor& observed_times, const torch::Tensor& b,
                             const controller::ReactiveParams& params, double ds_max,
                             double sharpness);
+
+// The soft modelled runtime of one interval [B] (DESIGN 8.1): noise-free soft
+// rank times under `after` of the workload w [B, S], plus mu [B] times each
+// rank's migration traffic (the soft load between a boundary's old and new
+// position, charged to both neighbours of that boundary), plus kappa x the mean
+// rank time x min(1, slices moved). As T -> 0 it is eval::interval_runtime for
+// moves that do not cross a neighbour's old boundary.
+torch::Tensor soft_interval_runtime(const torch::Tensor& w, const torch::Tensor& before,
+                                    const torch::Tensor& after, const torch::Tensor& mu,
+                                    double kappa, double temperature);
 
 SoftLoopResult run_soft_loop(ResidualGru& model, const ScenarioBatch& batch,
                              const SoftLoopConfig& config);
