@@ -396,7 +396,14 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1, 1024))
         ->capture_default_str();
     sweep->add_option("--out", sweep_out, "directory for sweep.csv")->capture_default_str();
-    add_family_option(sweep, sw.base.family);
+    std::vector<std::string> sweep_families{"paper"};
+    sweep
+        ->add_option("--families", sweep_families,
+                     "scenario families the sweep averages over (comma-separated; "
+                     "docs/scenarios.md)")
+        ->delimiter(',')
+        ->check(CLI::IsMember(scenarios::family_names()))
+        ->capture_default_str();
     sweep->add_flag("-q,--quiet", sweep_quiet, "no progress on stderr");
 
     // --- bound -----------------------------------------------------------------------
@@ -608,16 +615,21 @@ int main(int argc, char** argv) {
                     }
                 };
             }
-            auto points = eval::sweep_policy(sweep_policy_name, grid, {}, sw);
+            auto points =
+                eval::sweep_over_families(sweep_policy_name, grid, {}, sw, sweep_families);
             std::ostringstream caption;
-            caption << sweep_policy_name << " on " << sweep_seeds << " seeds of family "
-                    << sw.base.family << ", P in {";
+            caption << sweep_policy_name << " on " << sweep_seeds << " seeds of famil"
+                    << (sweep_families.size() > 1 ? "ies " : "y ");
+            for (std::size_t i = 0; i < sweep_families.size(); ++i) {
+                caption << (i ? "," : "") << sweep_families[i];
+            }
+            caption << ", P in {";
             for (std::size_t i = 0; i < sw.ranks.size(); ++i) {
                 caption << (i ? "," : "") << sw.ranks[i];
             }
             caption << "}, " << sw.count << " scenarios x " << sw.events << " events; "
                     << cost_caption(sw.cost) << "; objective = mean_t(G + spread + " << sw.lambda
-                    << " * migrated); both averaged over P; best by " << sweep_select;
+                    << " * migrated); both averaged over P and families; best by " << sweep_select;
             std::cout << eval::format_sweep(points, caption.str(),
                                             sweep_select == "runtime"
                                                 ? eval::SweepCriterion::Runtime

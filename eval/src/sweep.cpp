@@ -68,6 +68,42 @@ std::vector<SweepPoint> sweep_policy(const std::string& policy, const std::vecto
     return points;
 }
 
+std::vector<SweepPoint> sweep_over_families(const std::string& policy,
+                                            const std::vector<SweepAxis>& grid,
+                                            const controller::PolicySettings& base,
+                                            const ScenarioComparison& options,
+                                            const std::vector<std::string>& families) {
+    if (families.empty()) {
+        throw std::invalid_argument("sweep: no scenario family");
+    }
+    std::vector<SweepPoint> merged;
+    for (const std::string& family : families) {
+        ScenarioComparison o = options;
+        o.base.family = family;
+        std::vector<SweepPoint> points = sweep_policy(policy, grid, base, o);
+        if (merged.empty()) {
+            merged = points;
+            continue;
+        }
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            SweepPoint& m = merged[i];
+            m.runtime_vs_static += points[i].runtime_vs_static;
+            m.imbalance_pct += points[i].imbalance_pct;
+            m.migrated_slices += points[i].migrated_slices;
+            m.objective += points[i].objective;
+            m.rows.insert(m.rows.end(), points[i].rows.begin(), points[i].rows.end());
+        }
+    }
+    const auto n = static_cast<double>(families.size());
+    for (SweepPoint& m : merged) {
+        m.runtime_vs_static /= n;
+        m.imbalance_pct /= n;
+        m.migrated_slices /= n;
+        m.objective /= n;
+    }
+    return merged;
+}
+
 std::size_t best_point(const std::vector<SweepPoint>& points, SweepCriterion criterion) {
     const auto value = [criterion](const SweepPoint& p) {
         return criterion == SweepCriterion::Runtime ? p.runtime_vs_static : p.objective;

@@ -7,9 +7,13 @@
 # reactive's migrated slices; at P = 2 and 4 never more imbalance than static.
 # Deterministic evaluation, so the margins are exact, not statistical.
 set -euo pipefail
+# The paper's reactive rule, the baseline these research controllers were built against
+# (the registry's reactive defaults are now tuned for runtime: docs/baselines.md).
+paper_reactive="--param reactive.alpha=0.6 --param reactive.tau=0.15 --param reactive.ds_max_fraction=0.05"
 eval_tool=$1; controller=$2; out=$3; bar=${4:-8}
 "$eval_tool" scenarios -q --count 64 --events 100 --ranks "2,4,$bar" \
-    --policies static,reactive,rnn --controller "$controller" --out "$out" >/dev/null
+    --policies static,reactive,rnn --controller "$controller" \
+        $paper_reactive --out "$out" >/dev/null
 awk -F, -v bar="$bar" 'NR > 1 { g[$1 " " $2] = $5; m[$1 " " $2] = $7 }
   END {
     ok = (g["2 rnn"] <= g["2 static"]) && (g["4 rnn"] <= g["4 static"])

@@ -62,16 +62,19 @@ TEST_CASE("reactive rule: moves a boundary at S/P = 4 (ds_max floor of one slice
     // 256 slices on 32 ranks: ds_max_fraction x S/P = 0.4 slices, which used to
     // round every move to zero and freeze the balancer.
     const Layout layout{256, 32, 1};
-    const ReactiveParams defaults;
-    CHECK(defaults.ds_max_fraction * layout.mean_width() < 0.5);
-    CHECK(ds_max_slices(layout, defaults) == 1.0);
-    CHECK(ds_max_slices(Layout{4096, 32, 1}, defaults) == Approx(6.4));
+    const ReactiveParams paper = kPaperReactive;
+    CHECK(paper.ds_max_fraction * layout.mean_width() < 0.5);
+    CHECK(ds_max_slices(layout, paper) == 1.0);
+    CHECK(ds_max_slices(Layout{4096, 32, 1}, paper) == Approx(6.4));
 
     // One hot slice on rank 2 (slices 16..23): rank 2 takes 8 + 7 = 15 against 8.
     std::vector<double> work(256, 1.0);
     work[20] = 8.0;
     const Boundaries before = uniform_boundaries(layout);
-    auto policy = make_policy("reactive", {});
+    PolicySettings settings;
+    settings.overrides = {
+        {"alpha", paper.alpha}, {"tau", paper.tau}, {"ds_max_fraction", paper.ds_max_fraction}};
+    auto policy = make_policy("reactive", settings);
     policy->reset(layout, before);
     Observation o;
     o.rank_times = rank_sums(work, before);

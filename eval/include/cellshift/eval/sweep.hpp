@@ -32,6 +32,14 @@ std::vector<SweepPoint> sweep_policy(const std::string& policy, const std::vecto
                                      const controller::PolicySettings& base,
                                      const ScenarioComparison& options);
 
+// The same sweep on each family in turn: each point's averages are the mean over
+// families (rows keep every family's rows, in family order).
+std::vector<SweepPoint> sweep_over_families(const std::string& policy,
+                                            const std::vector<SweepAxis>& grid,
+                                            const controller::PolicySettings& base,
+                                            const ScenarioComparison& options,
+                                            const std::vector<std::string>& families);
+
 // What a sweep minimises: the runtime relative to static (the yardstick) or the
 // training objective of DESIGN section 4 (imbalance + spread + lambda x migration).
 enum class SweepCriterion { Runtime, Objective };
