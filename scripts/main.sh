@@ -63,6 +63,17 @@ say "held-out scenarios: every policy, P = 2..32, $count scenarios x 100 events 
 $E scenarios --count "$count" --events 100 --ranks 2,4,8,16,32 --out out/eval \
     --json out/eval/scenarios.json --records --controller "$controller"
 
+say "time to solution against the migration cost mu at P = 16 (docs/runtime.md)"
+for mu in 0.001 0.01 0.1 1 10; do
+    $E scenarios -q --count "$count" --events 100 --ranks 16 --migration-cost "$mu" \
+        --policies static,reactive,persistence,holt,seam,lammps-shift,oracle --out "out/runtime_mu/mu$mu" \
+        | awk -v mu="$mu" '/^  (static|reactive|holt|seam|oracle) / {printf "mu %-6s %-14s runtime/static %s\n", mu, $1, $2}'
+done
+
+say "a held-out simulator trace (data/traces/evaluation/e2e.h5, docs/traces.md)"
+$E trace data/traces/evaluation/e2e.h5 --ranks 4,8,16,32 --jitter 0.02 --out out/sim_trace \
+    --controller "$controller" | awk '/^P = /{print} /^  (static|reactive|holt|oracle|rnn) /{print}'
+
 say "stability: 400-event rollouts at P = 16"
 $E scenarios --count 5 --events 400 --ranks 16 --out out/stability -q --controller "$controller"
 

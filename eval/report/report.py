@@ -348,6 +348,34 @@ def e2e_parts(r, indir):
              f"run of scripts/e2e.sh; {r.machine}).")
 
 
+def runtime_mu_figure(r, indir):
+    """Runtime relative to static against the migration cost mu (out/runtime_mu/mu*/)."""
+    points = {}
+    for path in glob.glob(os.path.join(indir, "runtime_mu", "mu*", "scenarios.csv")):
+        mu = float(os.path.basename(os.path.dirname(path))[2:])
+        for x in read_csv(path):
+            points.setdefault(x["policy"], []).append((mu, float(x["runtime_vs_static"])))
+    if not points:
+        return r.lack("runtime against mu", "no out/runtime_mu/mu*/scenarios.csv")
+    r.section("Time to solution against the cost of migration",
+              "Modelled runtime (migration included) relative to static, at P = 16 on held-out "
+              "scenarios, for migration costs mu from 1e-3 to 10 (docs/runtime.md: about "
+              "0.0075 for a CPU rank, 0.1 and more for a GPU rank). Where a curve crosses 1, "
+              "balancing that way costs more than it saves.")
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    for policy, pts in sorted(points.items()):
+        pts.sort()
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3,
+                ls="--" if policy == "oracle" else "-", label=policy)
+    ax.axhline(1.0, color="k", lw=0.8)
+    ax.set_xscale("log")
+    ax.set_xlabel("migration cost mu (cost of moving a slice / computing it for one interval)")
+    ax.set_ylabel("runtime / static's")
+    ax.legend(fontsize=8, ncol=2)
+    r.figure(fig, "runtime_mu", f"Runtime relative to static against mu, P = 16 "
+             f"(cellshift-eval scenarios --migration-cost MU; {r.machine}).")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--in", dest="indir", required=True, help="the main job's output folder")
@@ -359,6 +387,7 @@ def main():
         return 1
     r = Report(a.out, a.machine)
     controller_table(r, a.indir)
+    runtime_mu_figure(r, a.indir)
     sweep_figure(r, a.indir)
     events_figures(r, a.indir)
     e2e_parts(r, a.indir)
