@@ -1,6 +1,6 @@
 #pragma once
-// Sequential counter-based draws on one stream, shared by every scenario family
-// (platform-independent: no std distributions).
+// Sequential counter-based draws on one stream, and the bump shape, shared by
+// every scenario family (platform-independent: no std distributions).
 
 #include "cellshift/scenarios/counter_rng.hpp"
 #include "cellshift/scenarios/scenario.hpp"
@@ -10,6 +10,14 @@
 #include <cstdint>
 
 namespace cellshift::scenarios {
+
+inline constexpr double kTwoPi = 6.283185307179586;
+
+// The unnormalised Gaussian bump exp(-(x - mu)^2 / (2 sd^2)) every family paints with.
+inline double gaussian(double x, double mu, double sd) {
+    const double z = (x - mu) / sd;
+    return std::exp(-0.5 * z * z);
+}
 
 class Draws {
 public:

@@ -11,8 +11,6 @@
 namespace cellshift::scenarios {
 namespace {
 
-constexpr double kTwoPi = 6.283185307179586;
-
 // Streams of the counter-based generator, one per use, so that adding a draw in
 // one place never shifts the numbers drawn in another.
 enum Stream : std::uint64_t {
@@ -40,11 +38,6 @@ struct Burst {
     double decay; // events
     std::int64_t born;
 };
-
-double gaussian(double x, double mu, double sd) {
-    double z = (x - mu) / sd;
-    return std::exp(-0.5 * z * z);
-}
 
 // Smooth top-hat of the tissue sheet: 1 inside [c - h, c + h], logistic edges.
 double sheet(double x, double centre, double half, double edge) {

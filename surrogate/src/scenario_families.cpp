@@ -17,8 +17,6 @@
 namespace cellshift::scenarios {
 namespace {
 
-constexpr double kTwoPi = 6.283185307179586;
-
 // Streams of the family generators (disjoint from the paper family's 1..5 and
 // from the jitter's 5 + 16 k).
 enum FamilyStream : std::uint64_t {
@@ -30,11 +28,6 @@ enum FamilyStream : std::uint64_t {
 
 double logistic(double z) {
     return 1.0 / (1.0 + std::exp(-z));
-}
-
-double gaussian(double x, double mu, double sd) {
-    const double z = (x - mu) / sd;
-    return std::exp(-0.5 * z * z);
 }
 
 // Static heterogeneity of a tissue: a sum of fixed random bumps around 1, so

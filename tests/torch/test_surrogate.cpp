@@ -465,13 +465,7 @@ TEST_CASE("soft loop: at low temperature the soft interval runtime is the evalua
 
 TEST_CASE("soft loop: the runtime objective is the excess runtime, the imbalance when mu = 0",
           "[surrogate][runtime]") {
-    torch::manual_seed(4);
-    surrogate::ResidualGru model(24);
-    model->to(torch::kFloat64);
-    {
-        torch::NoGradGuard no_grad;
-        model->head->weight.normal_(0.0, 0.3); // the controller moves boundaries
-    }
+    surrogate::ResidualGru model = model_with_head(4, 0.3, 0.0); // it moves boundaries
     scenarios::ScenarioConfig config;
     config.ranks = 6;
     config.events = 12;
