@@ -10,6 +10,7 @@
 
 #include <ATen/Parallel.h>
 #include <CLI/CLI.hpp>
+#include <c10/util/Exception.h>
 #include <torch/version.h>
 
 #include <cstdio>
@@ -103,7 +104,14 @@ int main(int argc, char** argv) {
                 std::fprintf(stderr, "%s\n", line);
             }
         };
-        trainer::TrainResult result = trainer::train(c, config_text, progress);
+        trainer::TrainResult result = [&] {
+            try {
+                return trainer::train(c, config_text, progress);
+            } catch (const c10::Error& e) { // one line, never LibTorch's backtrace
+                const std::string what = e.what_without_backtrace();
+                throw std::runtime_error("LibTorch: " + what.substr(0, what.find('\n')));
+            }
+        }();
         if (tty && !quiet) {
             std::fprintf(stderr, "\n");
         }

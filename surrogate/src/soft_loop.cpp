@@ -73,7 +73,8 @@ torch::Tensor local_imbalance(const torch::Tensor& t) {
 
 torch::Tensor global_imbalance(const torch::Tensor& t) {
     torch::Tensor mean = t.mean(1);
-    return std::get<0>(t.max(1)) / mean - 1.0;
+    return torch::where(mean > 0, std::get<0>(t.max(1)) / mean.clamp_min(1e-300) - 1.0,
+                        torch::zeros_like(mean));
 }
 
 } // namespace
@@ -151,12 +152,19 @@ torch::Tensor soft_reactive(const torch::Tensor& t, const torch::Tensor& b,
     torch::Tensor tr = t.index({Slice(), Slice(1, torch::indexing::None)});
     torch::Tensor nl = n.index({Slice(), Slice(0, -1)});
     torch::Tensor nr = n.index({Slice(), Slice(1, torch::indexing::None)});
+    // Idle ranks (empty slices of a recorded trace) give no information and no move,
+    // as in the hard rule: every division is guarded so that no NaN reaches the
+    // boundaries or the gradient.
     torch::Tensor mean = 0.5 * (tl + tr);
-    torch::Tensor imbalance = (tr - tl) / mean;
+    torch::Tensor safe_mean = mean.clamp_min(1e-300);
+    torch::Tensor zero = torch::zeros_like(mean);
+    torch::Tensor imbalance = torch::where(mean > 0, (tr - tl) / safe_mean, zero);
     torch::Tensor gate = torch::sigmoid((imbalance.abs() - params.tau) / sharpness);
-    torch::Tensor right_slower = torch::sigmoid((tr - tl) / (sharpness * mean));
+    torch::Tensor right_slower = torch::sigmoid((tr - tl) / (sharpness * safe_mean));
     // alpha N_slow |dT| / (2 T_slow), signed toward the slower rank.
-    torch::Tensor ratio = right_slower * nr / tr + (1.0 - right_slower) * nl / tl;
+    torch::Tensor ratio =
+        torch::where(tr > 0, right_slower * nr / tr.clamp_min(1e-300), zero) +
+        torch::where(tl > 0, (1.0 - right_slower) * nl / tl.clamp_min(1e-300), zero);
     torch::Tensor ds = gate * params.alpha * 0.5 * (tr - tl) * ratio;
     return ds.clamp(-ds_max, ds_max);
 }
@@ -341,12 +349,13 @@ SoftLoopResult run_soft_loop(ResidualGru& model, const ScenarioBatch& batch,
         torch::Tensor truth =
             soft_rank_times(batch.workload.index({Slice(), t}), b, config.temperature);
         torch::Tensor g = global_imbalance(truth);
-        torch::Tensor spread = truth.std(1, /*unbiased=*/false) / truth.mean(1);
+        torch::Tensor truth_mean = truth.mean(1).clamp_min(1e-300); // an idle row: 0, not NaN
+        torch::Tensor spread = truth.std(1, /*unbiased=*/false) / truth_mean;
         torch::Tensor migrated = moves.abs().sum(1);
         torch::Tensor excess =
             soft_interval_runtime(batch.workload.index({Slice(), t}), before, b, mu,
                                   config.rebalance_cost, config.temperature) /
-                truth.mean(1) -
+                truth_mean -
             1.0;
         if (config.objective == Objective::Runtime) {
             loss = loss + (excess + config.spread_weight * spread).mean();

@@ -502,6 +502,17 @@ TEST_CASE("trainer: runtime objective over families and trace windows, determini
     data::write_trace(
         trace, scenarios::to_trace(
                    scenarios::generate_scenario(config, scenarios::training_seed(3)), "front"));
+    // A recorded simulation can hold all its load in a few slices with the rest
+    // empty: then ranks have no work at all, which must not turn the soft loop's
+    // divisions into NaN (it did: the trainer stopped on an index of NaN).
+    data::Trace point;
+    point.workload = data::Matrix(40, 64, 0.0);
+    for (std::size_t r = 0; r < 40; ++r) {
+        point.workload(r, 30) = 1.0 + 0.05 * static_cast<double>(r);
+        point.workload(r, 31 + r % 3) = 0.5;
+    }
+    const std::string sparse = dir.file("train/point.h5");
+    data::write_trace(sparse, point);
     trainer::TrainConfig c;
     c.steps = 6;
     c.batch = 3;
@@ -511,8 +522,8 @@ TEST_CASE("trainer: runtime objective over families and trace windows, determini
     c.validate_rounded = false;
     c.objective = "runtime";
     c.families = {"paper", "point", "shift"};
-    c.traces = {trace};
-    c.trace_fraction = 0.5;
+    c.traces = {trace, sparse};
+    c.trace_fraction = 0.8;
     auto a = trainer::train(c, "", nullptr);
     auto b = trainer::train(c, "", nullptr);
     CHECK(a.best.head_weight == b.best.head_weight);
