@@ -33,7 +33,7 @@ using namespace cellshift;
 
 // The CPU simulator's mu at its default rebalance interval, 100 steps (the model clock's
 // constants; `cellshift-sim calibrate` prints it, docs/runtime.md derives it).
-constexpr double kDefaultMigrationCost = 0.0075;
+constexpr double kDefaultMigrationCost = controller::kDefaultMigrationCost;
 
 const char* kDefaultPolicies =
     "static,reactive,persistence,holt,seam,hoomd,lammps-shift,oracle,rnn-zero,rnn";
@@ -101,13 +101,13 @@ void add_compare_options(CLI::App* cmd, CompareOptions& o) {
         ->capture_default_str();
     cmd->add_option("--policies", o.policies,
                     "comma-separated policies (see `cellshift-eval policies`); `rnn` uses "
-                    "--controller, or the shipped data/controllers/gru24.h5")
+                    "--controller, or the shipped data/controllers/default.h5")
         ->capture_default_str();
     cmd->add_option("--param", o.params,
                     "override a policy parameter, POLICY.NAME=VALUE (repeatable), e.g. "
                     "reactive.alpha=0.4");
     cmd->add_option("--controller", o.controller,
-                    "controller file for the `rnn` policy (default: the shipped gru24.h5)")
+                    "controller file for the `rnn` policy (default: the shipped default.h5)")
         ->check(CLI::ExistingFile);
     cmd->add_option("--out", o.out_dir, "directory for the CSV, Markdown and run records")
         ->capture_default_str();
@@ -144,7 +144,7 @@ std::vector<eval::PolicySpec> policy_specs(const CompareOptions& o,
         spec.settings.controller = controller;
         if (name == "rnn" && controller == nullptr) {
             throw std::invalid_argument("policy 'rnn' needs a controller file (--controller FILE; "
-                                        "no shipped data/controllers/gru24.h5 was found)");
+                                        "no shipped data/controllers/default.h5 was found)");
         }
         specs.push_back(spec);
     }
@@ -238,7 +238,7 @@ std::string rnn_note(const std::vector<eval::PolicySpec>& specs, bool have_contr
         }
     }
     return "(rnn not evaluated: no --controller given and no shipped "
-           "data/controllers/gru24.h5 found)\n";
+           "data/controllers/default.h5 found)\n";
 }
 
 int list_policies() {

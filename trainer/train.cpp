@@ -122,7 +122,7 @@ surrogate::SoftLoopConfig loop_config(const TrainConfig& c, double temperature, 
     loop.spread_weight = c.spread_weight;
     loop.round_moves = rounded;
     loop.objective =
-        c.objective == "runtime" ? surrogate::Objective::Runtime : surrogate::Objective::Loss;
+        c.objective == "loss" ? surrogate::Objective::Loss : surrogate::Objective::Runtime;
     loop.rebalance_cost = c.rebalance_cost;
     return loop;
 }
@@ -139,17 +139,42 @@ double temperature(const TrainConfig& c, std::int64_t step) {
            std::pow(c.temperature_end / c.temperature_start, std::min(1.0, progress));
 }
 
+constexpr double kValidationTemperature = 0.05;
+
 // The validation objective: the loss of the soft loop at the final temperature
 // on fixed validation scenarios (one batch per P drawn for them).
-double validate_model(surrogate::ResidualGru& model, const TrainConfig& c,
-                      const std::vector<surrogate::ScenarioBatch>& batches) {
+// The rollout's loss; for the relative objective, each scenario's runtime over the
+// base's (`base` has a zero head: it is the base proposal exactly), averaged.
+torch::Tensor objective(surrogate::ResidualGru& model, surrogate::ResidualGru& base,
+                        const TrainConfig& c, const surrogate::ScenarioBatch& batch,
+                        const surrogate::SoftLoopConfig& loop, surrogate::SoftLoopResult* out) {
+    surrogate::SoftLoopResult r = surrogate::run_soft_loop(model, batch, loop);
+    torch::Tensor loss = r.loss;
+    if (c.objective == "relative") {
+        torch::Tensor reference;
+        {
+            torch::NoGradGuard no_grad;
+            reference = surrogate::run_soft_loop(base, batch, loop).runtime;
+        }
+        loss = (r.runtime / reference.clamp_min(1e-300)).mean();
+    }
+    if (out != nullptr) {
+        *out = std::move(r);
+    }
+    return loss;
+}
+
+double validate_model(surrogate::ResidualGru& model, surrogate::ResidualGru& base,
+                      const TrainConfig& c, const std::vector<surrogate::ScenarioBatch>& batches) {
     torch::NoGradGuard no_grad;
-    // Validation uses the deployed arithmetic by default: whole-slice moves, the
-    // final temperature.
-    const surrogate::SoftLoopConfig loop = loop_config(c, c.temperature_end, c.validate_rounded);
+    // Validation uses the deployed arithmetic by default: whole-slice moves, and a
+    // temperature at which the soft loop is the hard one (at most 0.05 slices, even
+    // when training stops annealing at a warmer one).
+    const surrogate::SoftLoopConfig loop =
+        loop_config(c, std::min(c.temperature_end, kValidationTemperature), c.validate_rounded);
     double total = 0.0;
     for (const auto& b : batches) {
-        total += surrogate::run_soft_loop(model, b, loop).loss.item<double>();
+        total += objective(model, base, c, b, loop, nullptr).item<double>();
     }
     return total / static_cast<double>(batches.size());
 }
@@ -230,10 +255,17 @@ TrainResult train(const TrainConfig& c, const std::string& config_text,
     validate(c);
     torch::set_num_threads(c.threads);
     torch::manual_seed(c.seed);
-    surrogate::ResidualGru model(c.hidden, c.features);
+    surrogate::BaseSpec base;
+    if (c.base == "forecast") {
+        base = {true, c.base_level_alpha, c.base_trend_beta};
+    }
+    surrogate::ResidualGru model(c.hidden, c.features, base);
     model->to(torch::kFloat64);
-    surrogate::ResidualGru best(c.hidden, c.features);
+    surrogate::ResidualGru best(c.hidden, c.features, base);
     best->to(torch::kFloat64);
+    // The base itself, for the relative objective: a fresh model's head is zero.
+    surrogate::ResidualGru reference(c.hidden, c.features, base);
+    reference->to(torch::kFloat64);
     torch::optim::Adam optimizer(model->parameters(), torch::optim::AdamOptions(c.lr));
 
     const std::vector<data::Trace> traces = read_traces(c.traces);
@@ -250,7 +282,7 @@ TrainResult train(const TrainConfig& c, const std::string& config_text,
     if (c.resume) {
         state = load_checkpoint(c.checkpoint, model, best, optimizer);
     } else {
-        state.initial_validation = validate_model(model, c, validation);
+        state.initial_validation = validate_model(model, reference, c, validation);
         state.best_validation = state.initial_validation;
         copy_parameters(model, best);
     }
@@ -266,21 +298,22 @@ TrainResult train(const TrainConfig& c, const std::string& config_text,
                                                       static_cast<std::uint64_t>(step), c.batch);
         const surrogate::SoftLoopConfig loop = loop_config(c, temp, c.round_moves);
         optimizer.zero_grad();
-        surrogate::SoftLoopResult r = surrogate::run_soft_loop(model, batch, loop);
-        r.loss.backward();
+        surrogate::SoftLoopResult r;
+        torch::Tensor loss = objective(model, reference, c, batch, loop, &r);
+        loss.backward();
         torch::nn::utils::clip_grad_norm_(model->parameters(), c.grad_clip);
         optimizer.step();
 
         StepReport report;
         report.step = step + 1;
-        report.loss = r.loss.item<double>();
+        report.loss = loss.item<double>();
         report.imbalance = r.imbalance.mean().item<double>();
         report.migrated = r.migrated.mean().item<double>();
         report.temperature = temp;
         report.lr = lr;
         state.history.push_back(report.loss);
         if ((step + 1) % c.validate_every == 0 || step + 1 == c.steps) {
-            report.validation = validate_model(model, c, validation);
+            report.validation = validate_model(model, reference, c, validation);
             if (report.validation < state.best_validation) {
                 state.best_validation = report.validation;
                 copy_parameters(model, best);

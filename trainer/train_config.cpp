@@ -26,8 +26,19 @@ void add_train_options(CLI::App& app, TrainCommandLine& line) {
     app.add_option("--max-ranks", c.max_ranks, "largest P drawn per step")->capture_default_str();
     app.add_option("--hidden", c.hidden, "GRU hidden size")->capture_default_str();
     app.add_option("--features", c.features,
-                   "GRU inputs: 16 (with the per-slice forecast features) or 12 (rank times "
-                   "only, the set of controllers trained before them)")
+                   "GRU inputs: 16 (with the per-slice forecast features), 12 (rank times "
+                   "only, the set of controllers trained before them) or 18 (with the host's "
+                   "migration costs; --base forecast needs them)")
+        ->capture_default_str();
+    app.add_option("--base", c.base,
+                   "what the GRU corrects: reactive (the paper's rule) or forecast (holt's "
+                   "equal-load split; a zero head is holt exactly)")
+        ->capture_default_str();
+    app.add_option("--base-level-alpha", c.base_level_alpha,
+                   "holt level smoothing of the forecast base (stored in the file)")
+        ->capture_default_str();
+    app.add_option("--base-trend-beta", c.base_trend_beta,
+                   "holt trend smoothing of the forecast base (stored in the file)")
         ->capture_default_str();
     app.add_option("--lr", c.lr, "Adam learning rate (cosine-annealed)")->capture_default_str();
     app.add_option("--lr-min", c.lr_min, "learning rate at the end of the cosine")
@@ -71,9 +82,11 @@ void add_train_options(CLI::App& app, TrainCommandLine& line) {
     app.add_option("--stop-after", c.stop_after,
                    "stop after this step (checkpointing it), as if interrupted");
     app.add_option("--objective", c.objective,
-                   "what the rollouts minimise: loss (imbalance + spread + lambda x migration) "
-                   "or runtime (modelled runtime over perfect balance, migration included)")
-        ->check(CLI::IsMember({"loss", "runtime"}))
+                   "what the rollouts minimise: loss (imbalance + spread + lambda x migration), "
+                   "runtime (modelled runtime over perfect balance, migration included) or "
+                   "relative (modelled runtime over the base's, the zero-head controller's, on "
+                   "the same scenario: every scenario weighs the same)")
+        ->check(CLI::IsMember({"loss", "runtime", "relative"}))
         ->capture_default_str();
     app.add_option("--migration-cost-min", c.migration_cost_min,
                    "smallest mu of the runtime objective (drawn log-uniform per scenario)")
@@ -95,7 +108,8 @@ void add_train_options(CLI::App& app, TrainCommandLine& line) {
                    "--trace-fraction of the steps (never files under an evaluation/ folder)")
         ->delimiter(',');
     app.add_option("--validation-traces", c.validation_traces,
-                   "cellshift.trace files replayed in validation too");
+                   "cellshift.trace files replayed in validation too")
+        ->delimiter(',');
     app.add_option("--trace-fraction", c.trace_fraction,
                    "share of the training steps drawn from --traces")
         ->capture_default_str();
@@ -116,7 +130,15 @@ void validate(const TrainConfig& c) {
     require(c.min_ranks >= 2 && c.max_ranks >= c.min_ranks,
             "--min-ranks must be >= 2 and <= --max-ranks");
     require(c.hidden >= 1, "--hidden must be >= 1");
-    require(c.features == 12 || c.features == 16, "--features must be 12 or 16");
+    require(c.features == 12 || c.features == 16 || c.features == 18,
+            "--features must be 12, 16 or 18");
+    require(c.base == "reactive" || c.base == "forecast",
+            "--base must be reactive or forecast, not '" + c.base + "'");
+    require(c.base != "forecast" || c.features == 18,
+            "--base forecast reads all 18 features (--features 18)");
+    require(c.base_level_alpha > 0 && c.base_level_alpha <= 1 && c.base_trend_beta >= 0 &&
+                c.base_trend_beta <= 1,
+            "--base-level-alpha must be in (0, 1] and --base-trend-beta in [0, 1]");
     require(std::isfinite(c.lr) && c.lr > 0 && c.lr_min >= 0 && c.lr_min <= c.lr,
             "--lr must be > 0 and --lr-min in [0, lr]");
     require(c.grad_clip > 0, "--grad-clip must be > 0");

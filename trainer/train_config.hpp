@@ -22,9 +22,15 @@ struct TrainConfig {
     std::int64_t min_ranks = 2;
     std::int64_t max_ranks = 32;
     std::int64_t hidden = 24;
-    // Inputs of the GRU: 16 (all features, the per-slice forecast's included) or 12
-    // (the rank-time set that every controller trained before it reads).
+    // Inputs of the GRU: 16 (the per-slice forecast's features included), 12 (the
+    // rank-time set that every controller trained before them reads) or 18 (with the
+    // host's migration costs; the forecast base reads these).
     std::int64_t features = 16;
+    // What the GRU corrects: "reactive" (the paper's rule) or "forecast" (holt's
+    // equal-load split with these constants, controller/forecast_base.hpp).
+    std::string base = "reactive";
+    double base_level_alpha = 0.6; // holt's registry default
+    double base_trend_beta = 0.0;
     double lr = 3e-3;
     double lr_min = 1e-4;           // cosine annealing floor
     double grad_clip = 1.0;         // max global gradient norm
@@ -49,8 +55,10 @@ struct TrainConfig {
     std::int64_t stop_after = -1; // stop (and checkpoint) after this step; for tests
 
     // What the rollouts minimise: "loss" (imbalance + spread + lambda x migration,
-    // DESIGN section 4) or "runtime" (modelled runtime over perfect balance,
-    // migration included, DESIGN 8.1) at a mu drawn log-uniform per scenario.
+    // DESIGN section 4), "runtime" (modelled runtime over perfect balance,
+    // migration included, DESIGN 8.1) at a mu drawn log-uniform per scenario, or
+    // "relative" (that runtime over the base's on the same scenario, so a scenario
+    // with a large imbalance does not outweigh the others).
     std::string objective = "loss";
     double migration_cost_min = 1e-3; // mu range of the runtime objective
     double migration_cost_max = 1.0;

@@ -5,6 +5,7 @@
 
 #include "cellshift/controller/registry.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -13,6 +14,8 @@
 struct cellshift_controller {
     std::unique_ptr<cellshift::controller::Policy> policy;
     cellshift::controller::Layout layout;
+    double migration_cost = cellshift::controller::kDefaultMigrationCost;
+    double rebalance_cost = 0.0;
 };
 
 namespace {
@@ -121,6 +124,8 @@ int cellshift_controller_step(cellshift_controller* c, const double* rank_times,
         o.slice_workload = optional_array(slice_workload, c->layout.slices);
         o.growth_events = optional_array(growth_events, c->layout.slices);
         o.cycle_phase = cycle_phase;
+        o.migration_cost = c->migration_cost;
+        o.rebalance_cost = c->rebalance_cost;
         const Boundaries& b = c->policy->decide(o);
         std::copy(b.begin(), b.end(), boundaries_out);
     });
@@ -133,6 +138,21 @@ int cellshift_controller_reset(cellshift_controller* c, const int64_t* boundarie
             throw std::invalid_argument("null controller");
         }
         c->policy->reset(c->layout, boundaries_from(c->layout, boundaries));
+    });
+}
+
+int cellshift_controller_set_costs(cellshift_controller* c, double migration_cost,
+                                   double rebalance_cost, char* error, size_t error_size) {
+    return guarded(error, error_size, [&] {
+        if (c == nullptr) {
+            throw std::invalid_argument("null controller");
+        }
+        if (!(std::isfinite(migration_cost) && migration_cost >= 0.0) ||
+            !(std::isfinite(rebalance_cost) && rebalance_cost >= 0.0)) {
+            throw std::invalid_argument("migration and rebalance costs must be finite and >= 0");
+        }
+        c->migration_cost = migration_cost;
+        c->rebalance_cost = rebalance_cost;
     });
 }
 

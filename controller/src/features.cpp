@@ -32,6 +32,10 @@ std::vector<double> feature_clamp_max(std::size_t count) {
     return v;
 }
 
+double migration_cost_feature(double mu) {
+    return 0.5 * std::log10(std::max(mu, 1e-6) / kReferenceMigrationCost);
+}
+
 std::int64_t growth_window(std::int64_t slices, std::int64_t ranks) {
     return std::max<std::int64_t>(1, (slices + ranks) / (2 * ranks)); // round(S / 2P)
 }
@@ -102,6 +106,8 @@ Eigen::MatrixXd compute_features(const FeatureInputs& in) {
             f_mean > 0.0 ? (std::max(fc[k], fc[k + 1]) / f_mean - 1.0) * mean_width : 0.0;
         values[kForecastImbalance] = local_imbalance(fc[k], fc[k + 1]);
         values[kSliceOverDsMax] = forecast ? 1.0 / in.ds_max : 0.0;
+        values[kMigrationCost] = migration_cost_feature(in.migration_cost);
+        values[kRebalanceCost] = in.rebalance_cost;
         for (std::size_t f = 0; f < kFeatureCount; ++f) {
             x(static_cast<Eigen::Index>(f), static_cast<Eigen::Index>(k)) =
                 std::clamp(values[f], kFeatures[f].min, kFeatures[f].max);

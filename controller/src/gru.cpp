@@ -20,8 +20,8 @@ Eigen::VectorXf to_eigen(const std::vector<double>& v) {
 
 GruCell::GruCell(const data::Controller& c)
     : w_ih_(to_eigen(c.weight_ih)), w_hh_(to_eigen(c.weight_hh)), b_ih_(to_eigen(c.bias_ih)),
-      b_hh_(to_eigen(c.bias_hh)), head_w_(to_eigen(c.head_weight)),
-      head_b_(static_cast<float>(c.head_bias.at(0))) {}
+      b_hh_(to_eigen(c.bias_hh)), head_w_(to_eigen(c.head_weight)), head_b_(to_eigen(c.head_bias)) {
+}
 
 void GruCell::step(const Eigen::MatrixXd& x, Eigen::MatrixXf& h) const {
     const Eigen::Index n = hidden_size();
@@ -39,10 +39,14 @@ void GruCell::step(const Eigen::MatrixXd& x, Eigen::MatrixXf& h) const {
     h.array() = (1.0f - rz_.bottomRows(n)) * cand_ + rz_.bottomRows(n) * h.array();
 }
 
-Eigen::VectorXd GruCell::head(const Eigen::MatrixXf& h) const {
-    Eigen::VectorXf r = (head_w_ * h).transpose();
-    r.array() += head_b_;
+Eigen::MatrixXd GruCell::heads(const Eigen::MatrixXf& h) const {
+    Eigen::MatrixXf r = head_w_ * h;
+    r.colwise() += head_b_;
     return r.cast<double>();
+}
+
+Eigen::VectorXd GruCell::head(const Eigen::MatrixXf& h) const {
+    return heads(h).row(0).transpose();
 }
 
 } // namespace cellshift::controller

@@ -95,8 +95,9 @@ std::vector<PolicyStyle> build_styles() {
          true,
          make_oracle},
         {"rnn",
-         "residual GRU controller from a controller file (one with the 16 forecast features "
-         "reads per-slice workload)",
+         "learned GRU controller from a controller file: a gain and correction on holt's split "
+         "(forecast base; reads per-slice workload and the host's migration cost) or a residual "
+         "on the reactive rule (the paper's)",
          {},
          false,
          false,

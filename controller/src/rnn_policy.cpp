@@ -1,6 +1,7 @@
 #include "cellshift/controller/rnn_policy.hpp"
 
 #include "cellshift/controller/features.hpp"
+#include "cellshift/controller/forecast_base.hpp"
 #include "cellshift/controller/gru.hpp"
 #include "cellshift/controller/holt.hpp"
 #include "cellshift/controller/partition.hpp"
@@ -18,9 +19,12 @@ class RnnPolicy final : public Policy {
 public:
     explicit RnnPolicy(const data::Controller& c)
         : gru_(c), params_{c.alpha, c.tau, c.ds_max_fraction}, features_(c.feature_count()),
-          forecaster_(kForecastLevelAlpha, kForecastTrendBeta) {}
+          forecast_base_(c.base == data::kForecastBase),
+          forecaster_(c.forecast_level_alpha, c.forecast_trend_beta) {}
 
-    bool reads_slice_workload() const override { return features_ > kRankTimeFeatureCount; }
+    bool reads_slice_workload() const override {
+        return forecast_base_ || features_ > kRankTimeFeatureCount;
+    }
 
 private:
     void on_reset() override {
@@ -91,15 +95,32 @@ private:
             in.forecast_loads = &loads;
             in.forecast_target = &target;
         }
+        in.migration_cost = o.migration_cost;
+        in.rebalance_cost = o.rebalance_cost;
         Eigen::MatrixXd x = compute_features(in).topRows(static_cast<Eigen::Index>(features_));
         gru_.step(x, hidden_);
-        Eigen::VectorXd residual = gru_.head(hidden_);
+        const Eigen::MatrixXd out = gru_.heads(hidden_);
 
-        std::vector<double> moves(count);
-        for (std::size_t k = 0; k < count; ++k) {
-            moves[k] = residual_move(reactive[k], residual(static_cast<Eigen::Index>(k)), ds_max);
+        Boundaries result;
+        if (forecast_base_) {
+            // Gain and correction on the forecast split's proposal, rounded, then the
+            // monotone projection (forecast_base.hpp).
+            std::vector<std::int64_t> cuts(count);
+            for (std::size_t k = 0; k < count; ++k) {
+                const auto col = static_cast<Eigen::Index>(k);
+                const double d = static_cast<double>(target[k + 1] - b[k + 1]);
+                const double move =
+                    forecast_gain(out(0, col)) * d + forecast_correction(out(1, col));
+                cuts[k] = b[k + 1] + (std::isfinite(move) ? std::llround(move) : 0);
+            }
+            result = project_feasible(cuts, layout(), &limited_);
+        } else {
+            std::vector<double> moves(count);
+            for (std::size_t k = 0; k < count; ++k) {
+                moves[k] = residual_move(reactive[k], out(0, static_cast<Eigen::Index>(k)), ds_max);
+            }
+            result = apply_moves(moves);
         }
-        Boundaries result = apply_moves(moves);
         for (std::size_t k = 0; k < count; ++k) {
             previous_moves_[k] = static_cast<double>(result[k + 1] - b[k + 1]);
         }
@@ -109,7 +130,8 @@ private:
 
     GruCell gru_;
     ReactiveParams params_;
-    std::size_t features_; // the first F features of the table (12 or 16)
+    std::size_t features_; // the first F features of the table (12, 16 or 18)
+    bool forecast_base_;   // the forecast split's proposal, else the reactive rule's
     Eigen::MatrixXf hidden_;
     std::vector<double> previous_moves_;
     std::vector<double> previous_imbalance_;
@@ -120,12 +142,17 @@ private:
 
 std::unique_ptr<Policy> make_rnn_policy(const data::Controller& c) {
     const std::size_t f = c.feature_count();
-    if ((f != kRankTimeFeatureCount && f != kFeatureCount) || c.feature_names != feature_names(f) ||
-        c.clamp_min != feature_clamp_min(f) || c.clamp_max != feature_clamp_max(f)) {
+    if ((f != kRankTimeFeatureCount && f != kForecastFeatureCount && f != kFeatureCount) ||
+        c.feature_names != feature_names(f) || c.clamp_min != feature_clamp_min(f) ||
+        c.clamp_max != feature_clamp_max(f)) {
         throw std::invalid_argument(
-            "the controller's features (names, order or clamp ranges) are neither this build's "
-            "12 rank-time features nor its 16 features; it was trained for another version of "
-            "cellshift");
+            "the controller's features (names, order or clamp ranges) are not the first 12, 16 "
+            "or 18 of this build's features; it was trained for another version of cellshift");
+    }
+    if (c.base == data::kForecastBase && f != kFeatureCount) {
+        throw std::invalid_argument("a forecast-base controller reads all " +
+                                    std::to_string(kFeatureCount) + " features, this one " +
+                                    std::to_string(f));
     }
     return std::make_unique<RnnPolicy>(c);
 }
@@ -160,6 +187,17 @@ data::Controller untrained_controller(const ReactiveParams& params, std::size_t 
     c.training.seed = seed;
     c.training.commit = "untrained";
     c.training.config = "untrained: random GRU, zero head";
+    return c;
+}
+
+data::Controller untrained_forecast_controller(double level_alpha, double trend_beta,
+                                               std::size_t hidden, std::uint64_t seed) {
+    data::Controller c = untrained_controller(ReactiveParams{}, hidden, seed, kFeatureCount);
+    c.base = data::kForecastBase;
+    c.forecast_level_alpha = level_alpha;
+    c.forecast_trend_beta = trend_beta;
+    c.head_weight = data::Matrix(2, hidden, 0.0);
+    c.head_bias = {0.0, 0.0};
     return c;
 }
 

@@ -12,6 +12,9 @@ namespace cellshift::data {
 void validate(const Controller& c, const std::string& where) {
     const std::size_t f = c.feature_count();
     const std::size_t h = c.hidden_size();
+    if (c.base != kReactiveBase && c.base != kForecastBase) {
+        fail(where, "unknown base '" + c.base + "' (known: reactive, forecast)");
+    }
     if (f == 0) {
         fail(where, "controller has no features (feature_names is empty)");
     }
@@ -22,8 +25,9 @@ void validate(const Controller& c, const std::string& where) {
     checks::matrix_shape(where, "gru/weight_hh", c.weight_hh.rows, c.weight_hh.cols, 3 * h, h);
     checks::vector_size(where, "gru/bias_ih", c.bias_ih.size(), 3 * h);
     checks::vector_size(where, "gru/bias_hh", c.bias_hh.size(), 3 * h);
-    checks::matrix_shape(where, "head/weight", c.head_weight.rows, c.head_weight.cols, 1, h);
-    checks::vector_size(where, "head/bias", c.head_bias.size(), 1);
+    const std::size_t o = c.output_count();
+    checks::matrix_shape(where, "head/weight", c.head_weight.rows, c.head_weight.cols, o, h);
+    checks::vector_size(where, "head/bias", c.head_bias.size(), o);
     checks::vector_size(where, "clamp_min", c.clamp_min.size(), f);
     checks::vector_size(where, "clamp_max", c.clamp_max.size(), f);
 
@@ -55,6 +59,12 @@ void validate(const Controller& c, const std::string& where) {
     if (!(std::isfinite(c.tau) && c.tau >= 0.0)) {
         fail(where, "tau must be finite and >= 0");
     }
+    if (!(c.forecast_level_alpha > 0.0 && c.forecast_level_alpha <= 1.0)) {
+        fail(where, "forecast_level_alpha must be in (0, 1]");
+    }
+    if (!(c.forecast_trend_beta >= 0.0 && c.forecast_trend_beta <= 1.0)) {
+        fail(where, "forecast_trend_beta must be in [0, 1]");
+    }
     if (!(std::isfinite(c.training.lambda) && c.training.lambda >= 0.0)) {
         fail(where, "training lambda must be finite and >= 0");
     }
@@ -72,6 +82,12 @@ static Controller read_controller_in_process(const std::string& path) {
     c.ds_max_fraction = in.double_attribute("/", "ds_max_fraction");
     c.alpha = in.double_attribute("/", "alpha");
     c.tau = in.double_attribute("/", "tau");
+    // Version 1 files predate the base: the reactive rule and the thrifty forecaster.
+    if (in.has_attribute("/", "base")) {
+        c.base = in.string_attribute("/", "base");
+        c.forecast_level_alpha = in.double_attribute("/", "forecast_level_alpha");
+        c.forecast_trend_beta = in.double_attribute("/", "forecast_trend_beta");
+    }
     c.weight_ih = in.matrix("gru/weight_ih");
     c.weight_hh = in.matrix("gru/weight_hh");
     c.bias_ih = in.vector("gru/bias_ih");
@@ -118,6 +134,9 @@ void write_controller(const std::string& path, const Controller& c) {
         out.attribute("/", "ds_max_fraction", c.ds_max_fraction);
         out.attribute("/", "alpha", c.alpha);
         out.attribute("/", "tau", c.tau);
+        out.attribute("/", "base", c.base);
+        out.attribute("/", "forecast_level_alpha", c.forecast_level_alpha);
+        out.attribute("/", "forecast_trend_beta", c.forecast_trend_beta);
         out.attribute("/", "gate_order", "r,z,n (PyTorch GRUCell)");
         out.group("gru");
         out.matrix("gru/weight_ih", c.weight_ih);

@@ -38,10 +38,14 @@ std::string describe_trace(const data::Trace& t) {
 std::string describe_controller(const data::Controller& c) {
     std::ostringstream out;
     out << "controller, GRU hidden " << c.hidden_size() << ", " << c.feature_count()
-        << " features, " << c.parameter_count() << " parameters, alpha " << c.alpha << ", tau "
-        << c.tau << ", ds_max " << c.ds_max_fraction << " x mean width, trained "
-        << c.training.steps << " steps (seed " << c.training.seed << ", lambda "
-        << c.training.lambda << ")";
+        << " features, " << c.parameter_count() << " parameters, " << c.base << " base";
+    if (c.base == data::kForecastBase) {
+        out << " (holt level " << c.forecast_level_alpha << ", trend " << c.forecast_trend_beta
+            << ")";
+    }
+    out << ", alpha " << c.alpha << ", tau " << c.tau << ", ds_max " << c.ds_max_fraction
+        << " x mean width, trained " << c.training.steps << " steps (seed " << c.training.seed
+        << ", lambda " << c.training.lambda << ")";
     return out.str();
 }
 

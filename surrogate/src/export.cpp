@@ -40,6 +40,9 @@ data::Controller to_controller(ResidualGru& model, const controller::ReactivePar
     c.alpha = params.alpha;
     c.tau = params.tau;
     c.ds_max_fraction = params.ds_max_fraction;
+    c.base = model->base.forecast ? data::kForecastBase : data::kReactiveBase;
+    c.forecast_level_alpha = model->base.level_alpha;
+    c.forecast_trend_beta = model->base.trend_beta;
     c.weight_ih = to_matrix(model->cell->weight_ih);
     c.weight_hh = to_matrix(model->cell->weight_hh);
     c.bias_ih = to_vector(model->cell->bias_ih);

@@ -1,6 +1,7 @@
 #include "cellshift/surrogate/soft_loop.hpp"
 
 #include "cellshift/controller/features.hpp"
+#include "cellshift/controller/forecast_base.hpp"
 #include "cellshift/controller/holt.hpp"
 #include "cellshift/controller/partition.hpp"
 #include "cellshift/controller/residual.hpp"
@@ -108,15 +109,19 @@ ScenarioBatch make_batch(const std::vector<scenarios::Scenario>& list) {
     return b;
 }
 
-ResidualGruImpl::ResidualGruImpl(std::int64_t hidden, std::int64_t features)
-    : hidden_size(hidden), feature_count(features) {
+ResidualGruImpl::ResidualGruImpl(std::int64_t hidden, std::int64_t features, BaseSpec spec)
+    : hidden_size(hidden), feature_count(features), base(spec) {
     if (features != static_cast<std::int64_t>(controller::kRankTimeFeatureCount) &&
+        features != static_cast<std::int64_t>(controller::kForecastFeatureCount) &&
         features != static_cast<std::int64_t>(controller::kFeatureCount)) {
-        throw std::invalid_argument("the controller reads 12 or 16 features");
+        throw std::invalid_argument("the controller reads 12, 16 or 18 features");
+    }
+    if (spec.forecast && features != static_cast<std::int64_t>(controller::kFeatureCount)) {
+        throw std::invalid_argument("a forecast-base controller reads all 18 features");
     }
     cell = register_module("cell", torch::nn::GRUCell(torch::nn::GRUCellOptions(features, hidden)));
-    head = register_module("head", torch::nn::Linear(hidden, 1));
-    // Zero head: the untrained controller is exactly the reactive rule.
+    head = register_module("head", torch::nn::Linear(hidden, spec.forecast ? 2 : 1));
+    // Zero head: the untrained controller is exactly its base (reactive or holt).
     torch::NoGradGuard no_grad;
     head->weight.zero_();
     head->bias.zero_();
@@ -125,7 +130,8 @@ ResidualGruImpl::ResidualGruImpl(std::int64_t hidden, std::int64_t features)
 std::pair<torch::Tensor, torch::Tensor> ResidualGruImpl::forward(const torch::Tensor& features,
                                                                  const torch::Tensor& hidden) {
     torch::Tensor h = cell->forward(features, hidden);
-    return {head->forward(h).squeeze(-1), h};
+    torch::Tensor y = head->forward(h);
+    return {base.forecast ? y : y.squeeze(-1), h};
 }
 
 torch::Tensor soft_rank_times(const torch::Tensor& w, const torch::Tensor& b, double temperature) {
@@ -173,7 +179,8 @@ torch::Tensor soft_features(const torch::Tensor& t, const torch::Tensor& b, std:
                             double ds_max, const torch::Tensor& previous_moves,
                             const torch::Tensor& phase, const torch::Tensor& growth,
                             const torch::Tensor& reactive, const torch::Tensor& previous_imbalance,
-                            const torch::Tensor& forecast_loads, const torch::Tensor& target) {
+                            const torch::Tensor& forecast_loads, const torch::Tensor& target,
+                            const torch::Tensor& mu, double kappa) {
     const std::int64_t batch = t.size(0), ranks = t.size(1), k = ranks - 1;
     const std::int64_t slices = growth.size(1);
     const double mean_width = static_cast<double>(slices) / static_cast<double>(ranks);
@@ -208,12 +215,40 @@ torch::Tensor soft_features(const torch::Tensor& t, const torch::Tensor& b, std:
         forecast_imbalance = local_imbalance(forecast_loads);
         coarse = torch::full({batch, k}, 1.0 / ds_max, kDouble);
     }
+    // log10(max(mu, 1e-6) / reference) / 2, as controller::migration_cost_feature.
+    torch::Tensor cost =
+        (0.5 * torch::log10(mu.clamp_min(1e-6) / controller::kReferenceMigrationCost))
+            .unsqueeze(1)
+            .expand({batch, k});
+    torch::Tensor rebalance = torch::full({batch, k}, kappa, kDouble);
     torch::Tensor x =
         torch::stack({imbalance, global, nl / mean_width, nr / mean_width, (nl - wm) / mean_width,
                       (nr - wm) / mean_width, previous_moves / ds_max, s, c, g, reactive / ds_max,
-                      imbalance - previous_imbalance, offset, heavy, forecast_imbalance, coarse},
+                      imbalance - previous_imbalance, offset, heavy, forecast_imbalance, coarse,
+                      cost, rebalance},
                      -1);
     return clamp_features(x);
+}
+
+torch::Tensor forecast_base_moves(const torch::Tensor& outputs, const torch::Tensor& b,
+                                  const torch::Tensor& target, std::int64_t w_min, bool round) {
+    const std::int64_t ranks = b.size(1) - 1;
+    const double slices = b.index({0, ranks}).item<double>();
+    torch::Tensor cuts = b.index({Slice(), Slice(1, ranks)});
+    torch::Tensor gain = 0.5 * controller::kGainMax *
+                         (1.0 + torch::tanh(outputs.select(-1, 0) + controller::gain_offset()));
+    torch::Tensor correction = controller::kCorrectionSlices * torch::tanh(outputs.select(-1, 1));
+    torch::Tensor moves = gain * (target - cuts) + correction;
+    if (round) {
+        torch::Tensor rounded = torch::sign(moves) * torch::floor(moves.abs() + 0.5);
+        moves = moves + (rounded - moves).detach();
+    }
+    // The monotone projection of controller::project_feasible.
+    const double wm = static_cast<double>(w_min);
+    torch::Tensor offset = torch::arange(1, ranks, kDouble) * wm;
+    torch::Tensor u = (cuts + moves - offset).clamp(0.0, slices - static_cast<double>(ranks) * wm);
+    u = std::get<0>(u.cummax(1));
+    return u + offset - cuts;
 }
 
 torch::Tensor soft_interval_runtime(const torch::Tensor& w, const torch::Tensor& before,
@@ -260,8 +295,8 @@ SoftLoopResult run_soft_loop(ResidualGru& model, const ScenarioBatch& batch,
     // The smoothed per-slice forecast of the observed workload (no gradient: it does
     // not depend on the boundaries), one forecaster per scenario as in the rnn policy.
     std::vector<controller::HoltForecaster> forecasters(
-        static_cast<std::size_t>(nb), controller::HoltForecaster(controller::kForecastLevelAlpha,
-                                                                 controller::kForecastTrendBeta));
+        static_cast<std::size_t>(nb),
+        controller::HoltForecaster(model->base.level_alpha, model->base.trend_beta));
     torch::Tensor seen_slices = batch.workload * batch.slice_jitter;
 
     SoftLoopResult out;
@@ -270,6 +305,7 @@ SoftLoopResult run_soft_loop(ResidualGru& model, const ScenarioBatch& batch,
     out.spread = torch::zeros({nb}, kDouble);
     out.migrated = torch::zeros({nb}, kDouble);
     out.excess_runtime = torch::zeros({nb}, kDouble);
+    out.runtime = torch::zeros({nb}, kDouble);
     const torch::Tensor mu =
         batch.migration_cost.defined() ? batch.migration_cost : torch::zeros({nb}, kDouble);
     for (std::int64_t t = 1; t <= events; ++t) {
@@ -287,8 +323,9 @@ SoftLoopResult run_soft_loop(ResidualGru& model, const ScenarioBatch& batch,
             moves = reactive;
             if (config.use_controller) {
                 const bool uses_forecast =
+                    model->base.forecast ||
                     model->feature_count >
-                    static_cast<std::int64_t>(controller::kRankTimeFeatureCount);
+                        static_cast<std::int64_t>(controller::kRankTimeFeatureCount);
                 std::vector<torch::Tensor> forecast, target;
                 for (std::int64_t i = 0; uses_forecast && i < nb; ++i) {
                     torch::Tensor row = seen_slices.index({i, t - 1}).contiguous();
@@ -306,37 +343,45 @@ SoftLoopResult run_soft_loop(ResidualGru& model, const ScenarioBatch& batch,
                     forecast_loads = soft_rank_times(torch::stack(forecast), b, config.temperature);
                     target_split = torch::stack(target);
                 }
-                torch::Tensor x =
-                    soft_features(observed, b, batch.w_min, ds_max, previous_moves,
-                                  batch.cycle_phase.index({Slice(), t - 1}),
-                                  batch.growth_events.index({Slice(), t - 1}), reactive,
-                                  previous_imbalance, forecast_loads, target_split)
-                        .index({"...", Slice(0, model->feature_count)});
-                auto [residual, h] =
+                torch::Tensor x = soft_features(observed, b, batch.w_min, ds_max, previous_moves,
+                                                batch.cycle_phase.index({Slice(), t - 1}),
+                                                batch.growth_events.index({Slice(), t - 1}),
+                                                reactive, previous_imbalance, forecast_loads,
+                                                target_split, mu, config.rebalance_cost)
+                                      .index({"...", Slice(0, model->feature_count)});
+                auto [output, h] =
                     model->forward(x.reshape({nb * k, model->feature_count}), hidden);
                 hidden = h;
-                torch::Tensor ratio =
-                    (reactive / ds_max).clamp(-controller::kAtanhClip, controller::kAtanhClip);
-                moves = ds_max * torch::tanh(torch::atanh(ratio) + residual.view({nb, k}));
+                if (model->base.forecast) {
+                    moves = forecast_base_moves(output.view({nb, k, 2}), b, target_split,
+                                                batch.w_min, config.round_moves);
+                } else {
+                    torch::Tensor ratio =
+                        (reactive / ds_max).clamp(-controller::kAtanhClip, controller::kAtanhClip);
+                    moves = ds_max * torch::tanh(torch::atanh(ratio) + output.view({nb, k}));
+                }
             }
-            // Each move takes at most half the slack of the rank it moves into: two
-            // boundaries squeezing one rank can then never push it below w_min.
-            torch::Tensor n = b.index({Slice(), Slice(1, torch::indexing::None)}) -
-                              b.index({Slice(), Slice(0, -1)});
-            torch::Tensor slack = (n - static_cast<double>(batch.w_min)).clamp_min(0.0);
-            torch::Tensor lo = -0.5 * slack.index({Slice(), Slice(0, -1)});
-            torch::Tensor hi = 0.5 * slack.index({Slice(), Slice(1, torch::indexing::None)});
-            if (config.round_moves) {
-                // Whole slices: boundaries stay integers, so the half-slack limits
-                // are floored to whole slices and the rounded moves stay feasible.
-                lo = -torch::floor(-lo);
-                hi = torch::floor(hi);
-            }
-            moves = torch::max(torch::min(moves, hi), lo);
-            if (config.round_moves) {
-                // Halves away from zero, like the hard loop's llround.
-                torch::Tensor rounded = torch::sign(moves) * torch::floor(moves.abs() + 0.5);
-                moves = moves + (rounded - moves).detach();
+            const bool projected = config.use_controller && model->base.forecast;
+            if (!projected) {
+                // Each move takes at most half the slack of the rank it moves into: two
+                // boundaries squeezing one rank can then never push it below w_min.
+                torch::Tensor n = b.index({Slice(), Slice(1, torch::indexing::None)}) -
+                                  b.index({Slice(), Slice(0, -1)});
+                torch::Tensor slack = (n - static_cast<double>(batch.w_min)).clamp_min(0.0);
+                torch::Tensor lo = -0.5 * slack.index({Slice(), Slice(0, -1)});
+                torch::Tensor hi = 0.5 * slack.index({Slice(), Slice(1, torch::indexing::None)});
+                if (config.round_moves) {
+                    // Whole slices: boundaries stay integers, so the half-slack limits
+                    // are floored to whole slices and the rounded moves stay feasible.
+                    lo = -torch::floor(-lo);
+                    hi = torch::floor(hi);
+                }
+                moves = torch::max(torch::min(moves, hi), lo);
+                if (config.round_moves) {
+                    // Halves away from zero, like the hard loop's llround.
+                    torch::Tensor rounded = torch::sign(moves) * torch::floor(moves.abs() + 0.5);
+                    moves = moves + (rounded - moves).detach();
+                }
             }
             b = torch::cat({b.index({Slice(), Slice(0, 1)}),
                             b.index({Slice(), Slice(1, ranks)}) + moves,
@@ -352,11 +397,11 @@ SoftLoopResult run_soft_loop(ResidualGru& model, const ScenarioBatch& batch,
         torch::Tensor truth_mean = truth.mean(1).clamp_min(1e-300); // an idle row: 0, not NaN
         torch::Tensor spread = truth.std(1, /*unbiased=*/false) / truth_mean;
         torch::Tensor migrated = moves.abs().sum(1);
-        torch::Tensor excess =
+        torch::Tensor interval =
             soft_interval_runtime(batch.workload.index({Slice(), t}), before, b, mu,
-                                  config.rebalance_cost, config.temperature) /
-                truth_mean -
-            1.0;
+                                  config.rebalance_cost, config.temperature);
+        torch::Tensor excess = interval / truth_mean - 1.0;
+        out.runtime = out.runtime + interval;
         if (config.objective == Objective::Runtime) {
             loss = loss + (excess + config.spread_weight * spread).mean();
         } else {

@@ -111,7 +111,9 @@ data::RunRecord sample_run_record(std::size_t events, std::size_t ranks, bool wi
 bool same(const data::Controller& a, const data::Controller& b) {
     return a.feature_names == b.feature_names && a.clamp_min == b.clamp_min &&
            a.clamp_max == b.clamp_max && a.ds_max_fraction == b.ds_max_fraction &&
-           a.alpha == b.alpha && a.tau == b.tau && a.weight_ih == b.weight_ih &&
+           a.alpha == b.alpha && a.tau == b.tau && a.base == b.base &&
+           a.forecast_level_alpha == b.forecast_level_alpha &&
+           a.forecast_trend_beta == b.forecast_trend_beta && a.weight_ih == b.weight_ih &&
            a.weight_hh == b.weight_hh && a.bias_ih == b.bias_ih && a.bias_hh == b.bias_hh &&
            a.head_weight == b.head_weight && a.head_bias == b.head_bias &&
            a.training.seed == b.training.seed && a.training.steps == b.training.steps &&

@@ -77,6 +77,7 @@ controller::Observation observe(const scenarios::Scenario& sc, std::int64_t t,
     }
     o.growth_events = sc.growth_row(t - 1);
     o.cycle_phase = sc.cycle_phase[static_cast<std::size_t>(t - 1)];
+    o.migration_cost = 0.0; // make_batch's mu
     return o;
 }
 
@@ -139,6 +140,8 @@ TEST_CASE("soft loop: features and reactive proposal equal the Eigen controller'
     std::vector<double> loads = controller::rank_sums(forecast, b);
     in.forecast_loads = &loads;
     in.forecast_target = &target;
+    in.migration_cost = 0.1;
+    in.rebalance_cost = 0.05;
     Eigen::MatrixXd eigen = controller::compute_features(in);
 
     torch::Tensor tt = as_tensor(times).unsqueeze(0);
@@ -153,7 +156,8 @@ TEST_CASE("soft loop: features and reactive proposal equal the Eigen controller'
         torch::tensor({sc.cycle_phase[4]}, kDouble), as_tensor(growth).unsqueeze(0),
         as_tensor(reactive).unsqueeze(0), as_tensor(previous_imbalance).unsqueeze(0),
         as_tensor(loads).unsqueeze(0),
-        as_tensor(std::vector<double>(target.begin() + 1, target.end() - 1)).unsqueeze(0));
+        as_tensor(std::vector<double>(target.begin() + 1, target.end() - 1)).unsqueeze(0),
+        torch::tensor({0.1}, kDouble), 0.05);
     REQUIRE(x.size(1) == eigen.cols());
     REQUIRE(x.size(2) == eigen.rows());
     auto a = x.accessor<double, 3>();
@@ -320,6 +324,67 @@ TEST_CASE("export: the Eigen rnn policy makes the LibTorch controller's moves ov
     CHECK(differs_from_reactive > 0); // the residual changed decisions: the test has teeth
 }
 
+TEST_CASE("export: a forecast-base controller moves as in the surrogate; a zero head is holt",
+          "[surrogate]") {
+    // The Eigen policy against the soft loop at low temperature with whole-slice moves,
+    // both reading the same mu. A random head changes holt's decisions (gain and
+    // correction matter); a zero head reproduces holt with the base's constants exactly.
+    const double head_sd = GENERATE(0.0, 0.4);
+    INFO("head sd " << head_sd);
+    torch::manual_seed(5);
+    surrogate::ResidualGru model(24, static_cast<std::int64_t>(controller::kFeatureCount),
+                                 surrogate::BaseSpec{true, 0.6, 0.0});
+    model->to(torch::kFloat64);
+    {
+        torch::NoGradGuard no_grad;
+        model->head->weight.normal_(0.0, head_sd);
+        model->head->bias.fill_(head_sd > 0.0 ? 0.1 : 0.0);
+    }
+    const double mu = 0.1;
+    scenarios::ScenarioConfig config;
+    config.ranks = 8;
+    config.events = 30;
+    config.family = "front";
+    auto sc = scenarios::generate_scenario(config, scenarios::evaluation_seed(7));
+    surrogate::ScenarioBatch batch = surrogate::make_batch({sc});
+    batch.migration_cost = torch::tensor({mu}, kDouble);
+    controller::ReactiveParams params{};
+    surrogate::SoftLoopConfig loop{0.01, 5e-4, params, /*use_controller=*/true};
+    loop.round_moves = true;
+    torch::NoGradGuard no_grad;
+    auto soft = surrogate::run_soft_loop(model, batch, loop);
+
+    const data::Controller exported = surrogate::to_controller(model, params, {});
+    REQUIRE(exported.base == data::kForecastBase);
+    auto policy = controller::make_rnn_policy(exported);
+    auto holt =
+        controller::make_policy("holt", {{{"level_alpha", 0.6}, {"trend_beta", 0.0}}, "", nullptr});
+    const controller::Boundaries start = controller::split_equal_load(sc.row(0), sc.layout);
+    policy->reset(sc.layout, start);
+    holt->reset(sc.layout, start);
+    int differs_from_holt = 0;
+    std::int64_t migrated = 0;
+    for (std::int64_t t = 1; t <= 30; ++t) {
+        controller::Observation o = observe(sc, t, policy->boundaries());
+        o.migration_cost = mu;
+        const controller::Boundaries before = policy->boundaries();
+        const controller::Boundaries& hard = policy->decide(o);
+        migrated += controller::migrated_slices(before, hard);
+        differs_from_holt += hard != holt->decide(observe(sc, t, holt->boundaries())) ? 1 : 0;
+        std::vector<double> s = as_vector(soft.boundaries[static_cast<std::size_t>(t - 1)][0]);
+        INFO("event " << t);
+        for (std::size_t k = 0; k < hard.size(); ++k) {
+            REQUIRE(s[k] == static_cast<double>(hard[k]));
+        }
+    }
+    CHECK(migrated > 0); // the front moves the boundaries: the comparison has teeth
+    if (head_sd == 0.0) {
+        CHECK(differs_from_holt == 0);
+    } else {
+        CHECK(differs_from_holt > 0);
+    }
+}
+
 TEST_CASE("trainer: a short fixed-seed run lowers the validation objective", "[trainer]") {
     // On the surrogate's own (real-valued) objective: short runs barely move the
     // whole-slice objective, which needs ~1000 steps (docs/training.md).
@@ -364,7 +429,7 @@ TEST_CASE("export: the Eigen GRU of the exported file computes the LibTorch cell
         }
     }
     // load_weights is the inverse of to_controller.
-    surrogate::ResidualGru other(24);
+    surrogate::ResidualGru other(24, kF);
     other->to(torch::kFloat64);
     surrogate::load_weights(other, c);
     CHECK(torch::equal(other->cell->weight_hh, model->cell->weight_hh));
@@ -465,7 +530,9 @@ TEST_CASE("soft loop: at low temperature the soft interval runtime is the evalua
 
 TEST_CASE("soft loop: the runtime objective is the excess runtime, the imbalance when mu = 0",
           "[surrogate][runtime]") {
-    surrogate::ResidualGru model = model_with_head(4, 0.3, 0.0); // it moves boundaries
+    // It moves boundaries; 16 features: the cost features would change its moves with mu.
+    surrogate::ResidualGru model =
+        model_with_head(4, 0.3, 0.0, static_cast<std::int64_t>(controller::kForecastFeatureCount));
     scenarios::ScenarioConfig config;
     config.ranks = 6;
     config.events = 12;

@@ -63,3 +63,48 @@ TEST_CASE("C API: rnn from a file equals reactive with the file's constants", "[
     cellshift_controller_destroy(rnn);
     cellshift_controller_destroy(reactive);
 }
+
+TEST_CASE("C API: the host's costs reach a cost-aware controller; bad costs are refused",
+          "[capi]") {
+    cellshift::test::TempDir dir;
+    const std::string file = dir.file("forecast.h5");
+    // A forecast-base controller whose gain reads the hidden state, which reads mu.
+    auto weights = cellshift::controller::untrained_forecast_controller(0.6, 0.0, 24, 4);
+    for (std::size_t h = 0; h < 24; ++h) {
+        weights.head_weight(0, h) = 1.0;
+    }
+    cellshift::data::write_controller(file, weights);
+    char err[256];
+    const int64_t S = 80, P = 5;
+    cellshift_controller* cheap = cellshift_controller_create("rnn", file.c_str(), nullptr, S, P, 2,
+                                                              nullptr, err, sizeof err);
+    cellshift_controller* dear = cellshift_controller_create("rnn", file.c_str(), nullptr, S, P, 2,
+                                                             nullptr, err, sizeof err);
+    REQUIRE(cheap != nullptr);
+    REQUIRE(dear != nullptr);
+    REQUIRE(cellshift_controller_set_costs(cheap, 1e-3, 0.0, err, sizeof err) == 0);
+    REQUIRE(cellshift_controller_set_costs(dear, 3.0, 0.1, err, sizeof err) == 0);
+    CHECK(cellshift_controller_set_costs(dear, std::nan(""), 0.0, err, sizeof err) == -1);
+    CHECK(std::string(err) == "migration and rebalance costs must be finite and >= 0");
+    CHECK(cellshift_controller_set_costs(dear, 0.1, -1.0, err, sizeof err) == -1);
+    int64_t a[P + 1], b[P + 1];
+    int differ = 0;
+    for (int t = 0; t < 30; ++t) {
+        double slices[S], times_a[P] = {}, times_b[P] = {};
+        for (int s = 0; s < S; ++s) {
+            const double x = (s - 10.0 - 1.5 * t) / 6.0; // a bump drifting right
+            slices[s] = 1.0 + 4.0 * std::exp(-x * x);
+        }
+        for (int p = 0; p < P; ++p) {
+            times_a[p] = times_b[p] = 1.0;
+        }
+        REQUIRE(cellshift_controller_step(cheap, times_a, slices, nullptr, 0.0, a, err,
+                                          sizeof err) == 0);
+        REQUIRE(cellshift_controller_step(dear, times_b, slices, nullptr, 0.0, b, err,
+                                          sizeof err) == 0);
+        differ += std::equal(a, a + P + 1, b) ? 0 : 1;
+    }
+    CHECK(differ > 0);
+    cellshift_controller_destroy(cheap);
+    cellshift_controller_destroy(dear);
+}

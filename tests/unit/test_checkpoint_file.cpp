@@ -82,7 +82,7 @@ TEST_CASE("checkpoint: reader rejections", "[data][checkpoint]") {
 TEST_CASE("policy state: a restored policy continues exactly", "[controller][checkpoint]") {
     const controller::Layout layout{64, 8, 2};
     controller::PolicySettings settings;
-    settings.controller_file = CELLSHIFT_SHIPPED_CONTROLLER;
+    settings.controller_file = CELLSHIFT_PAPER_CONTROLLER; // 12 rank-time features
     const auto observation = [&](int t, const controller::Boundaries& b) {
         controller::Observation o;
         o.slice_workload.resize(64);
@@ -93,14 +93,18 @@ TEST_CASE("policy state: a restored policy continues exactly", "[controller][che
         return o;
     };
     for (const std::string name :
-         {"holt", "rnn", "rnn-forecast", "reactive", "persistence", "seam", "lazy-holt"}) {
+         {"holt", "rnn", "rnn-forecast", "rnn-default", "reactive", "persistence", "seam",
+          "lazy-holt"}) {
         INFO("policy " << name);
         controller::PolicySettings s = settings;
         if (name == "rnn-forecast") // 16 features: the per-slice forecast is state too
             s.controller_file = CELLSHIFT_FORECAST_CONTROLLER;
+        if (name == "rnn-default") // the forecast base: holt's forecast is its state
+            s.controller_file = CELLSHIFT_SHIPPED_CONTROLLER;
         if (name == "lazy-holt") // its thrifty end: the slow forecast's state matters
             s.overrides = {{"level_alpha", 0.1}, {"threshold", 0.03}, {"step", 1.0}};
-        const std::string style = name == "rnn-forecast" ? "rnn" : name;
+        const bool rnn_file = name == "rnn-forecast" || name == "rnn-default";
+        const std::string style = rnn_file ? "rnn" : name;
         auto straight = controller::make_policy(style, s);
         auto first = controller::make_policy(style, s);
         auto second = controller::make_policy(style, s);
@@ -121,9 +125,10 @@ TEST_CASE("policy state: a restored policy continues exactly", "[controller][che
         CHECK(second->save_state() == straight->save_state()); // every array, not only b
         if (style == "rnn") // the hidden state matters: a fresh one diverges
             CHECK(first->save_state().at("rnn/hidden") != std::vector<double>(24 * 7, 0.0));
-        // Only the 16-feature rnn asks callers for per-slice workload beyond its style.
-        CHECK(first->reads_slice_workload() == (name == "rnn-forecast"));
-        if (name == "rnn-forecast") // and so does the forecast: S values of level and trend
+        // Only the forecast-reading rnn files ask callers for per-slice workload beyond
+        // their style.
+        CHECK(first->reads_slice_workload() == rnn_file);
+        if (rnn_file) // and so does the forecast: S values of level and trend
             CHECK(first->save_state().at("rnn/forecast/level").size() == 64);
     }
     auto holt = controller::make_policy("holt");

@@ -28,6 +28,43 @@ TEST_CASE("controller: round trip is exact", "[data][controller]") {
     CHECK(read.parameter_count() == 2761);
 }
 
+TEST_CASE("controller: a forecast base round-trips; a version-1 file reads as reactive",
+          "[data][controller]") {
+    TempDir dir;
+    auto path = dir.file("gru.h5");
+    data::Controller written = test::sample_controller(8, 18);
+    written.base = data::kForecastBase;
+    written.forecast_level_alpha = 0.4;
+    written.forecast_trend_beta = 0.3;
+    written.head_weight = data::Matrix(2, 8, 0.25);
+    written.head_bias = {0.5, -0.5};
+    data::write_controller(path, written);
+    data::Controller read = data::read_controller(path);
+    CHECK(test::same(written, read));
+    CHECK(read.output_count() == 2);
+
+    // A version-1 file (no base, no forecaster constants): the paper's controller.
+    auto old = dir.file("v1.h5");
+    data::write_controller(old, test::sample_controller(4, 3));
+    test::delete_attribute(old, "/", "base");
+    test::delete_attribute(old, "/", "forecast_level_alpha");
+    test::delete_attribute(old, "/", "forecast_trend_beta");
+    test::set_int_attribute(old, "/", "format_version", 1);
+    data::Controller v1 = data::read_controller(old);
+    CHECK(v1.base == data::kReactiveBase);
+    CHECK(v1.forecast_level_alpha == 0.1);
+    CHECK(v1.forecast_trend_beta == 0.05);
+
+    // An unknown base, and a head that does not match the base, are refused.
+    test::set_string_attribute(path, "/", "base", "psychic");
+    CHECK_DATA_ERROR(data::read_controller(path), path, "unknown base 'psychic'");
+    data::Controller one_head = written;
+    one_head.head_weight = data::Matrix(1, 8, 0.25);
+    one_head.head_bias = {0.5};
+    CHECK_DATA_ERROR(data::write_controller(dir.file("bad.h5"), one_head), dir.file("bad.h5"),
+                     "'head/weight' has shape [1,8], expected [2,8]");
+}
+
 TEST_CASE("controller: a file without training provenance is accepted", "[data][controller]") {
     TempDir dir;
     auto path = dir.file("gru.h5");

@@ -1,6 +1,7 @@
 // Properties of the joint feasible update over thousands of random cases.
 
 #include "cellshift/controller/feasible_update.hpp"
+#include "cellshift/controller/forecast_base.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -109,4 +110,36 @@ TEST_CASE("feasible update: two boundaries squeezing one rank share the cut",
     // Non-finite proposals do not move.
     u = feasible_update(b, {std::nan(""), INFINITY}, 2);
     CHECK(u.boundaries == b);
+}
+
+TEST_CASE("project_feasible: feasible cuts stay, any cuts become feasible and sorted",
+          "[controller][forecast]") {
+    const Layout l{40, 6, 3};
+    // A feasible input is returned unchanged.
+    std::int64_t limited = -1;
+    CHECK(project_feasible({5, 12, 20, 27, 33}, l, &limited) ==
+          Boundaries{0, 5, 12, 20, 27, 33, 40});
+    CHECK(limited == 0);
+    // Crossing cuts and cuts outside the domain: the running maximum pushes right.
+    // Worked by hand: u = cut - 3k clamped to [0, 22] is 7, 0, 0, 22, 0; running max
+    // 7, 7, 7, 22, 22; plus 3k.
+    CHECK(project_feasible({10, 8, 8, 50, -3}, l, &limited) ==
+          Boundaries{0, 10, 13, 16, 34, 37, 40});
+    CHECK(limited == 4);
+    std::mt19937_64 rng(11);
+    std::uniform_int_distribution<std::int64_t> cut(-10, 60);
+    for (int trial = 0; trial < 500; ++trial) {
+        std::vector<std::int64_t> cuts(5);
+        for (auto& c : cuts) {
+            c = cut(rng);
+        }
+        const Boundaries b = project_feasible(cuts, l, &limited);
+        INFO("trial " << trial);
+        REQUIRE_NOTHROW(validate(l, b)); // every rank keeps >= w_min slices
+        std::int64_t changed = 0;
+        for (std::size_t k = 0; k < cuts.size(); ++k) {
+            changed += b[k + 1] != cuts[k] ? 1 : 0;
+        }
+        CHECK(changed == limited);
+    }
 }

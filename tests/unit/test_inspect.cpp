@@ -14,7 +14,7 @@ TEST_CASE("inspect summarises each format", "[eval][inspect]") {
     test::TempDir dir;
     data::write_controller(dir.file("c.h5"), test::sample_controller());
     CHECK_THAT(eval::describe_file(dir.file("c.h5")),
-               Catch::Contains("cellshift.controller v1") && Catch::Contains("hidden 24") &&
+               Catch::Contains("cellshift.controller v2") && Catch::Contains("hidden 24") &&
                    Catch::Contains("2761 parameters") && Catch::Contains("1234 steps"));
 
     data::Trace t;

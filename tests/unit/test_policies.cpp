@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <random>
+#include <tuple>
 
 using namespace cellshift::controller;
 
@@ -100,6 +101,51 @@ TEST_CASE("rnn with a zero head is reactive, event by event", "[controller][rnn]
     CHECK(roll(*biased, l, 100).boundaries != a.boundaries);
 }
 
+TEST_CASE("rnn: a forecast base with a zero head is holt, event by event", "[controller][rnn]") {
+    // Over layouts, w_min and holt constants: the base is holt's equal-load split of the
+    // same forecast, and a zero head takes the whole move (gain 1, no correction).
+    for (const auto& [layout, level, trend] :
+         {std::tuple{Layout{96, 8, 2}, 0.6, 0.0}, std::tuple{Layout{96, 16, 3}, 0.3, 0.2},
+          std::tuple{Layout{64, 2, 1}, 1.0, 0.6}, std::tuple{Layout{130, 32, 4}, 0.6, 0.1}}) {
+        INFO("P " << layout.ranks << " S " << layout.slices << " holt " << level << "/" << trend);
+        auto holt = make_policy("holt", {{{"level_alpha", level}, {"trend_beta", trend}}, ""});
+        auto zero = make_rnn_policy(untrained_forecast_controller(level, trend, 24, 7));
+        CHECK(zero->reads_slice_workload());
+        const Rollout a = roll(*holt, layout, 80);
+        CHECK(a.migrated > 0);
+        CHECK(roll(*zero, layout, 80).boundaries == a.boundaries);
+    }
+    // Teeth: a gain below 1 (the head's first output) holds back part of every move,
+    // and the migration cost feature reaches the decisions.
+    const Layout l{96, 8, 2};
+    auto holt = make_policy("holt");
+    const Rollout a = roll(*holt, l, 80);
+    auto weights = untrained_forecast_controller(0.6, 0.0, 24, 7);
+    weights.head_bias[0] = -2.0;
+    const Rollout held = roll(*make_rnn_policy(weights), l, 80);
+    CHECK(held.migrated < a.migrated);
+    auto cost_aware = untrained_forecast_controller(0.6, 0.0, 24, 7);
+    for (std::size_t h = 0; h < 24; ++h) {
+        cost_aware.head_weight(0, h) = 1.0;
+    }
+    auto cheap = make_rnn_policy(cost_aware);
+    auto dear = make_rnn_policy(cost_aware);
+    cheap->reset(l, uniform_boundaries(l));
+    dear->reset(l, uniform_boundaries(l));
+    int differ = 0;
+    for (int t = 0; t < 40; ++t) {
+        Observation o;
+        o.slice_workload = drifting_bump(l.slices, t);
+        o.rank_times = rank_sums(o.slice_workload, cheap->boundaries());
+        o.migration_cost = 1e-3;
+        Observation p = o;
+        p.rank_times = rank_sums(p.slice_workload, dear->boundaries());
+        p.migration_cost = 3.0;
+        differ += cheap->decide(o) != dear->decide(p) ? 1 : 0;
+    }
+    CHECK(differ > 0);
+}
+
 TEST_CASE("registry: bad names, parameters and observations are one-line errors",
           "[controller][registry]") {
     CHECK_THROWS_WITH(make_policy("magic"),
@@ -136,13 +182,20 @@ TEST_CASE("registry: bad names, parameters and observations are one-line errors"
 TEST_CASE("rnn: a controller with other features is refused", "[controller][rnn]") {
     auto weights = untrained_controller(ReactiveParams{}, 8, 1);
     weights.feature_names[3] = "something_else";
-    CHECK_THROWS_WITH(make_rnn_policy(weights), Catch::Contains("neither this build's"));
+    CHECK_THROWS_WITH(make_rnn_policy(weights), Catch::Contains("not the first 12, 16 or 18"));
     // The rank-time set (the first 12) is accepted, 13 features are not.
     auto rank_time = untrained_controller(ReactiveParams{}, 8, 1, kRankTimeFeatureCount);
     CHECK(rank_time.feature_count() == 12);
     CHECK_NOTHROW(make_rnn_policy(rank_time));
     auto thirteen = untrained_controller(ReactiveParams{}, 8, 1, kRankTimeFeatureCount + 1);
-    CHECK_THROWS_WITH(make_rnn_policy(thirteen), Catch::Contains("neither this build's"));
+    CHECK_THROWS_WITH(make_rnn_policy(thirteen), Catch::Contains("not the first 12, 16 or 18"));
+    // A forecast base needs the cost features.
+    auto short_forecast = untrained_forecast_controller(0.6, 0.0, 8, 1);
+    short_forecast.feature_names.resize(kForecastFeatureCount);
+    short_forecast.clamp_min.resize(kForecastFeatureCount);
+    short_forecast.clamp_max.resize(kForecastFeatureCount);
+    short_forecast.weight_ih = cellshift::data::Matrix(24, kForecastFeatureCount, 0.1);
+    CHECK_THROWS_WITH(make_rnn_policy(short_forecast), Catch::Contains("reads all 18 features"));
 }
 
 TEST_CASE("reactive-max: reactive's moves, only next to the slowest ranks",

@@ -6,7 +6,7 @@
  *
  *   char err[256];
  *   cellshift_controller* c = cellshift_controller_create(
- *       "rnn", "gru24.h5", NULL, S, P, w_min, NULL, err, sizeof err);
+ *       "rnn", "default.h5", NULL, S, P, w_min, NULL, err, sizeof err);
  *   if (!c) { fprintf(stderr, "%s\n", err); ... }
  *   every K steps:
  *       cellshift_controller_step(c, rank_times, NULL, NULL, phase, boundaries, err, sizeof err);
@@ -33,10 +33,9 @@ typedef struct cellshift_controller cellshift_controller;
  * initial:         P+1 initial boundaries, or NULL for equal widths
  * Returns NULL on error (unknown policy, bad file, P * w_min > S, ...). */
 cellshift_controller* cellshift_controller_create(const char* policy, const char* controller_file,
-                                                  const char* params, int64_t slices,
-                                                  int64_t ranks, int64_t w_min,
-                                                  const int64_t* initial, char* error,
-                                                  size_t error_size);
+                                                  const char* params, int64_t slices, int64_t ranks,
+                                                  int64_t w_min, const int64_t* initial,
+                                                  char* error, size_t error_size);
 
 /* One rebalancing event. rank_times[P]: each rank's time since the last event.
  * slice_workload[S] and growth_events[S] may be NULL (forecast policies and an rnn
@@ -52,6 +51,14 @@ int cellshift_controller_step(cellshift_controller* controller, const double* ra
  * policy's memory (GRU hidden states, forecasts). Returns 0 or -1. */
 int cellshift_controller_reset(cellshift_controller* controller, const int64_t* boundaries,
                                char* error, size_t error_size);
+
+/* The host's costs (docs/runtime.md), which the learned controller reads: mu, the
+ * time to move one unit of load in units of its compute time over one rebalancing
+ * interval (default 0.0075, a CPU cluster at 100 steps per event), and kappa, the
+ * fixed cost of an event that moves anything as a fraction of the mean rank time
+ * (default 0). Both finite and >= 0; returns 0 or -1. */
+int cellshift_controller_set_costs(cellshift_controller* controller, double migration_cost,
+                                   double rebalance_cost, char* error, size_t error_size);
 
 /* Interior boundaries whose move w_min shortened at the last step. */
 int64_t cellshift_controller_limited(const cellshift_controller* controller);

@@ -76,6 +76,21 @@ const std::vector<double>& state_of(const data::NamedArrays& arrays, const std::
     return it->second;
 }
 
+// The host's migration cost mu at this event (DESIGN 8.1): what moving an element
+// costs, in units of one element's compute time over the interval that just ended
+// (the cost model's per-migrated-element seconds over sum_p T_p / N). It is what
+// `cellshift-sim calibrate` reports for the grown tissue, measured live, so a
+// cost-aware controller sees the real mu of this run's tissue and rebalance interval.
+double migration_cost_now(const CostModel& cost, const std::vector<double>& rank_time,
+                          const std::vector<std::int64_t>& elements) {
+    const double busy = std::accumulate(rank_time.begin(), rank_time.end(), 0.0);
+    const double owned =
+        static_cast<double>(std::accumulate(elements.begin(), elements.end(), std::int64_t{0}));
+    if (!(busy > 0.0) || !(owned > 0.0))
+        return controller::kDefaultMigrationCost;
+    return cost.per_migrated_element * owned / busy;
+}
+
 constexpr int kTagCount = 11;
 constexpr int kTagGhosts = 12;
 
@@ -441,6 +456,7 @@ void SlabSimulation::rebalance() {
             o.slice_workload = workload;
             o.growth_events = growth;
             o.cycle_phase = phase;
+            o.migration_cost = migration_cost_now(balance_.cost, rank_time, elements);
             next = policy_->decide(o);
         } catch (const std::exception& error) {
             failed = 1;

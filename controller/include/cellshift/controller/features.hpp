@@ -6,8 +6,10 @@
 // The first 12 are DESIGN section 3's and need only the measured rank times. The
 // last 4 (issue 4's migration bar) read a smoothed forecast of the per-slice
 // workload: where the load sits inside the ranks, which the rank times cannot show.
-// A controller file uses the first F of them, F = 12 (the rank-time set, every file
-// trained before the forecast features) or F = 16 (the full set).
+// The last 2 (issue 22) are the host's migration and rebalancing costs, so that one
+// controller learns how much a move is worth on a CPU and on a GPU cluster.
+// A controller file uses the first F of them: F = 12 (the rank-time set, every file
+// trained before the forecast features), 16 (the forecast set) or 18 (all).
 
 #include "cellshift/controller/layout.hpp"
 
@@ -43,11 +45,19 @@ enum FeatureIndex : std::size_t {
     kHeavyExcess,
     kForecastImbalance,
     kSliceOverDsMax,
+    kMigrationCost,
+    kRebalanceCost,
     kFeatureCount
 };
 
 // The rank-time feature set: the first 12 features.
 inline constexpr std::size_t kRankTimeFeatureCount = kTargetOffset;
+// The forecast feature set: the first 16 (files trained before the cost features).
+inline constexpr std::size_t kForecastFeatureCount = kMigrationCost;
+
+// The cost features' scale: log10(mu / kReferenceMigrationCost) / 2, so the CPU
+// figure 0.0075 reads -1.06, a GPU rank's 0.1 reads -0.5 and mu = 1 reads 0.
+inline constexpr double kReferenceMigrationCost = 1.0;
 
 inline constexpr std::array<FeatureSpec, kFeatureCount> kFeatures{{
     {"local_imbalance", -2.0, 2.0,
@@ -73,6 +83,12 @@ inline constexpr std::array<FeatureSpec, kFeatureCount> kFeatures{{
     {"forecast_imbalance", -2.0, 2.0,
      "(F+ - F-) / ((F+ + F-)/2) of the two ranks' smoothed forecast loads"},
     {"slice_over_ds_max", 0.0, 2.0, "one slice / ds_max: how coarse a whole-slice move is"},
+    {"migration_cost", -3.0, 1.0,
+     "log10(mu) / 2: the host's cost of moving one unit of load, in units of that load's "
+     "compute time (mu, DESIGN 8.1)"},
+    {"rebalance_cost", 0.0, 1.0,
+     "kappa: the fixed cost of an event that moves anything, as a fraction of the mean "
+     "rank time"},
 }};
 
 // The per-slice forecast behind the target_offset, heavy_excess and forecast_imbalance
@@ -101,7 +117,12 @@ struct FeatureInputs {
     // (the forecast features are then 0).
     const std::vector<double>* forecast_loads = nullptr; // [P] forecast load on the boundaries
     const Boundaries* forecast_target = nullptr;         // [P+1] its equal-load split
+    double migration_cost = 0.0; // mu of the host (Observation::migration_cost)
+    double rebalance_cost = 0.0; // kappa of the host
 };
+
+// The migration_cost feature of mu (before clamping); mu <= 0 reads as 1e-6.
+double migration_cost_feature(double mu);
 
 // Half-width (in slices) of the window around a boundary in which growth events count.
 std::int64_t growth_window(std::int64_t slices, std::int64_t ranks);

@@ -6,7 +6,8 @@
 //   n  = tanh(W_in x + b_in + r * (W_hn h + b_hn))
 //   h' = (1 - z) * n + z * h
 // Gate blocks are stacked r, z, n in weight_ih [3H, F] and weight_hh [3H, H].
-// A linear head maps h' to the scalar residual r = w . h' + b.
+// A linear head maps h' to O outputs W h' + b: O = 1 (the reactive base's
+// residual) or 2 (the forecast base's gain and correction).
 //
 // The arithmetic is single precision, like the LibTorch training: twice the SIMD
 // width of double, and the step is GEMM-bound (2,592 multiply-adds per boundary).
@@ -27,14 +28,16 @@ public:
 
     // x: [F, B] inputs, h: [H, B] hidden states, updated in place.
     void step(const Eigen::MatrixXd& x, Eigen::MatrixXf& h) const;
-    // The head's residual per column of h: [B].
+    // The head's outputs per column of h: [O, B].
+    Eigen::MatrixXd heads(const Eigen::MatrixXf& h) const;
+    // Its first output per column of h: [B] (the reactive base's residual).
     Eigen::VectorXd head(const Eigen::MatrixXf& h) const;
 
 private:
     Eigen::MatrixXf w_ih_, w_hh_;
     Eigen::VectorXf b_ih_, b_hh_;
-    Eigen::RowVectorXf head_w_;
-    float head_b_ = 0.0f;
+    Eigen::MatrixXf head_w_; // [O, H]
+    Eigen::VectorXf head_b_; // [O]
     // Work buffers, reused between steps (the policy is used by one thread).
     mutable Eigen::MatrixXf xf_, gi_, gh_;
     mutable Eigen::ArrayXXf rz_, cand_;

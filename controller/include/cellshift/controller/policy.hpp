@@ -12,6 +12,10 @@
 
 namespace cellshift::controller {
 
+// The migration cost mu of a CPU cluster (DESIGN 8.1, docs/runtime.md): what the
+// evaluator, the simulator's model clock and the C API assume unless told.
+inline constexpr double kDefaultMigrationCost = 0.0075;
+
 // What a policy may observe at one event. Only `rank_times` is required.
 struct Observation {
     std::vector<double> rank_times;     // [P] time of each rank since the last event (measured,
@@ -22,6 +26,11 @@ struct Observation {
     std::vector<double> next_workload;  // [S] clairvoyance: the true workload of the interval the
                                         // new boundaries will govern. Filled by the evaluator
                                         // for the `oracle` only; no causal policy reads it.
+    // The host's costs (DESIGN 8.1): mu, the time to move one unit of load in units of
+    // its compute time, and kappa, the fixed cost of an event that moves anything as a
+    // fraction of the mean rank time. The cost-aware controller reads them.
+    double migration_cost = kDefaultMigrationCost;
+    double rebalance_cost = 0.0;
 };
 
 // Everything a checkpoint must keep for a policy to continue exactly where it

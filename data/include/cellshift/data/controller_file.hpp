@@ -2,6 +2,9 @@
 // The frozen controller file (format "cellshift.controller", DESIGN section 6):
 // one GRU cell with shared weights (PyTorch gate order r, z, n), a linear head,
 // the constants of the reactive rule, and the clamp range of every feature.
+// Version 2 adds the base proposal the GRU corrects (`base`) and the per-slice
+// forecaster's constants; a version-1 file loads as a `reactive` base with the
+// forecast features' thrifty forecaster (0.1, 0.05).
 
 #include "cellshift/data/array2d.hpp"
 
@@ -12,7 +15,7 @@
 namespace cellshift::data {
 
 inline constexpr const char* kControllerFormat = "cellshift.controller";
-inline constexpr int kControllerFormatVersion = 1;
+inline constexpr int kControllerFormatVersion = 2;
 
 // Where the weights came from: enough to rerun the training.
 struct TrainingProvenance {
@@ -24,25 +27,35 @@ struct TrainingProvenance {
     std::vector<double> loss_history;
 };
 
+// The proposal the GRU corrects (controller/base.hpp says what each one means).
+inline constexpr const char* kReactiveBase = "reactive";
+inline constexpr const char* kForecastBase = "forecast";
+
 struct Controller {
+    std::string base = kReactiveBase;       // kReactiveBase or kForecastBase
     std::vector<std::string> feature_names; // [F], in input order
     std::vector<double> clamp_min;          // [F], each feature is clamped to
     std::vector<double> clamp_max;          // [F]   [clamp_min, clamp_max]
     double ds_max_fraction = 0.0;           // ds_max as a fraction of the mean width S/P
     double alpha = 0.0;                     // reactive rule gain
     double tau = 0.0;                       // reactive rule threshold on |I|
+    // Holt's constants of the per-slice forecast (the forecast features, and the
+    // forecast base's target).
+    double forecast_level_alpha = 0.1;
+    double forecast_trend_beta = 0.05;
 
     Matrix weight_ih;              // [3H, F]
     Matrix weight_hh;              // [3H, H]
     std::vector<double> bias_ih;   // [3H]
     std::vector<double> bias_hh;   // [3H]
-    Matrix head_weight;            // [1, H]
-    std::vector<double> head_bias; // [1]
+    Matrix head_weight;            // [O, H]: O = 1 (reactive base: the residual) or
+    std::vector<double> head_bias; // [O]     2 (forecast base: gain and correction)
 
     TrainingProvenance training;
 
     std::size_t hidden_size() const { return weight_hh.cols; }
     std::size_t feature_count() const { return feature_names.size(); }
+    std::size_t output_count() const { return base == kForecastBase ? 2 : 1; }
     std::size_t parameter_count() const {
         return weight_ih.values.size() + weight_hh.values.size() + bias_ih.size() + bias_hh.size() +
                head_weight.values.size() + head_bias.size();

@@ -45,18 +45,31 @@ struct ScenarioBatch {
 // All scenarios must share P, S and w_min.
 ScenarioBatch make_batch(const std::vector<scenarios::Scenario>& scenarios);
 
+// What the controller's head corrects (controller/rnn_policy.hpp).
+struct BaseSpec {
+    bool forecast = false; // the forecast split's proposal (2 outputs), else reactive (1)
+    // Holt's constants of the per-slice forecast (forecast features and base target).
+    double level_alpha = controller::kForecastLevelAlpha;
+    double trend_beta = controller::kForecastTrendBeta;
+};
+
 // The residual controller: one shared GRU cell, zero-initialised linear head.
-// It reads the first `features` features: 12 (rank times only) or 16 (all).
+// It reads the first `features` features: 12 (rank times only), 16 (with the
+// per-slice forecast) or 18 (with the host's costs; the forecast base needs them).
 struct ResidualGruImpl : torch::nn::Module {
     explicit ResidualGruImpl(std::int64_t hidden = 24,
-                             std::int64_t features = controller::kFeatureCount);
-    // features [N, F], hidden [N, H] -> (residual [N], new hidden [N, H])
+                             std::int64_t features = controller::kForecastFeatureCount,
+                             BaseSpec base = {});
+    // features [N, F], hidden [N, H] -> (outputs, new hidden [N, H]); outputs are
+    // [N] (the reactive base's residual) or [N, 2] (the forecast base's gain and
+    // correction, before their bounds).
     std::pair<torch::Tensor, torch::Tensor> forward(const torch::Tensor& features,
                                                     const torch::Tensor& hidden);
     torch::nn::GRUCell cell{nullptr};
     torch::nn::Linear head{nullptr};
     std::int64_t hidden_size;
     std::int64_t feature_count;
+    BaseSpec base;
 };
 TORCH_MODULE(ResidualGru);
 
@@ -92,22 +105,33 @@ struct SoftLoopResult {
     // [B] time-averaged excess runtime, interval / mean_p T_p - 1 (migration
     // included, at each scenario's mu and the config's kappa)
     torch::Tensor excess_runtime;
+    torch::Tensor runtime;                 // [B] summed modelled runtime of the E intervals
     std::vector<torch::Tensor> boundaries; // E entries of [B, P+1], the boundaries of interval t
 };
 
 // Soft rank times [B, P] of per-slice workload w [B, S] under boundaries b [B, P+1].
 torch::Tensor soft_rank_times(const torch::Tensor& w, const torch::Tensor& b, double temperature);
 
-// All 16 clamped features [B, K, 16] (K = P-1) from tensors, the same definitions
+// All 18 clamped features [B, K, 18] (K = P-1) from tensors, the same definitions
 // and clamp ranges as controller::compute_features. `growth` is [B, S] (zeros when
 // unknown); the growth window uses the rounded boundaries. `forecast_loads` [B, P]
 // are the forecast's rank loads under b, `target` [B, K] its split's interior
 // boundaries; both undefined for the rank-time set (the forecast features are 0).
+// `mu` [B] is each scenario's migration cost, `kappa` the rebalancing cost.
 torch::Tensor soft_features(const torch::Tensor& observed_times, const torch::Tensor& b,
                             std::int64_t w_min, double ds_max, const torch::Tensor& previous_moves,
                             const torch::Tensor& phase, const torch::Tensor& growth,
                             const torch::Tensor& reactive, const torch::Tensor& previous_imbalance,
-                            const torch::Tensor& forecast_loads, const torch::Tensor& target);
+                            const torch::Tensor& forecast_loads, const torch::Tensor& target,
+                            const torch::Tensor& mu, double kappa);
+
+// The forecast base's moves [B, K] (controller/forecast_base.hpp) from the head's
+// outputs [B, K, 2], the current boundaries b [B, P+1] and the forecast split's
+// interior cuts [B, K]: gain x (target - b) + correction, rounded half away from
+// zero with a straight-through gradient when `round`, then projected to feasible
+// boundaries by the running maximum of b_k - k w_min.
+torch::Tensor forecast_base_moves(const torch::Tensor& outputs, const torch::Tensor& b,
+                                  const torch::Tensor& target, std::int64_t w_min, bool round);
 
 // The reactive proposal [B, K], made smooth: the threshold |I| > tau becomes
 // sig((|I| - tau) / k) and the choice of the slower rank sig((T+ - T-) / (k mean)),

@@ -1,0 +1,41 @@
+#pragma once
+// The forecast base of the learned controller (issue 22, DESIGN 8.2). The base
+// proposal of boundary k is the equal-load split of Holt's per-slice forecast
+// (the `holt` baseline's target) minus the current boundary, d_k = target_k - b_k.
+// The GRU's two head outputs (o_gain, o_corr) shape it per boundary:
+//     move_k = g(o_gain) d_k + c(o_corr)
+//     g(o) = kGainMax / 2 (1 + tanh(o + atanh(2 / kGainMax - 1)))   in (0, kGainMax)
+//     c(o) = kCorrectionSlices tanh(o)
+// g(0) = 1 and c(0) = 0: a zero head is the holt baseline exactly. g -> 0 holds the
+// boundary (the controller's fallback when a move is not worth its migration), g > 1
+// leads a moving front, c shifts the cut by at most one slice. Both bounds are tight on
+// purpose: a wider gain (up to 1.5) and a correction of a quarter of ds_max won 1.3% on
+// the generator's validation seeds and lost 3-5% on the validation simulator traces,
+// where the extra moves turned into oscillation (docs/controller.md).
+// The move is rounded half away from zero (the hard loop's llround), then the
+// boundaries are made feasible by the monotone projection below. The LibTorch
+// surrogate (surrogate/soft_loop.cpp) computes the same formulas on tensors.
+
+#include "cellshift/controller/layout.hpp"
+
+#include <vector>
+
+namespace cellshift::controller {
+
+inline constexpr double kGainMax = 1.2;
+inline constexpr double kCorrectionSlices = 1.0;
+
+// The bias that makes g(0) = 1: atanh(2 / kGainMax - 1).
+double gain_offset();
+double forecast_gain(double output);
+double forecast_correction(double output);
+
+// The nearest feasible boundaries to `interior` (P-1 whole-slice cuts, any order)
+// in the sense of a running maximum: u_k = b_k - k w_min is clamped to
+// [0, S - P w_min] and made non-decreasing, so every rank keeps >= w_min slices.
+// A feasible input is returned unchanged. `limited`, if given, counts the cuts
+// that changed.
+Boundaries project_feasible(const std::vector<std::int64_t>& interior, const Layout& layout,
+                            std::int64_t* limited = nullptr);
+
+} // namespace cellshift::controller

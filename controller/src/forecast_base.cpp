@@ -1,0 +1,47 @@
+#include "cellshift/controller/forecast_base.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cellshift::controller {
+
+double gain_offset() {
+    return std::atanh(2.0 / kGainMax - 1.0);
+}
+
+double forecast_gain(double output) {
+    // Exactly 1 for a zero output, so that an untrained controller is holt bit for bit
+    // (0.5 kGainMax (1 + tanh(atanh(x))) is 1 only up to rounding).
+    if (output == 0.0) {
+        return 1.0;
+    }
+    return 0.5 * kGainMax * (1.0 + std::tanh(output + gain_offset()));
+}
+
+double forecast_correction(double output) {
+    return kCorrectionSlices * std::tanh(output);
+}
+
+Boundaries project_feasible(const std::vector<std::int64_t>& interior, const Layout& layout,
+                            std::int64_t* limited) {
+    const std::int64_t ranks = layout.ranks;
+    const std::int64_t top = layout.slices - ranks * layout.w_min;
+    Boundaries b(static_cast<std::size_t>(ranks + 1));
+    b.front() = 0;
+    b.back() = layout.slices;
+    std::int64_t running = 0; // max of u over the cuts so far, and >= 0
+    std::int64_t changed = 0;
+    for (std::int64_t k = 1; k < ranks; ++k) {
+        const std::int64_t want = interior[static_cast<std::size_t>(k - 1)];
+        const std::int64_t u = std::clamp(want - k * layout.w_min, std::int64_t{0}, top);
+        running = std::max(running, u);
+        b[static_cast<std::size_t>(k)] = running + k * layout.w_min;
+        changed += b[static_cast<std::size_t>(k)] != want ? 1 : 0;
+    }
+    if (limited != nullptr) {
+        *limited = changed;
+    }
+    return b;
+}
+
+} // namespace cellshift::controller
