@@ -12,7 +12,7 @@ ranks=8
 steps=4000
 out="$root/out/e2e"
 policies="static reactive rnn rnn-zero persistence holt seam hoomd lammps-shift"
-controller="$root/data/controllers/gru24.h5"
+controller="$root/data/controllers/default.h5"
 while [[ $# -gt 0 ]]; do
     case $1 in
         --build) build=$2; shift 2 ;;

@@ -14,7 +14,7 @@ build="$root/build"
 out="$root/out/runtime"
 count=32
 mus="0.0075 0.1 1"
-controller="$root/data/controllers/gru24.h5"
+controller="$root/data/controllers/default.h5"
 while [[ $# -gt 0 ]]; do
     case $1 in
         --build) build=$2; shift 2 ;;

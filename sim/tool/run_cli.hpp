@@ -110,7 +110,7 @@ inline CLI::App* add_run_subcommand(CLI::App& app, RunCommandLine& line) {
                     "reactive.ds_max_fraction=0.2 (cellshift-eval policies lists them)")
         ->group(lb);
     run->add_option("--controller", line.balance.controller_file,
-                    "controller file for the `rnn` policy (default: the shipped gru24.h5)")
+                    "controller file for the `rnn` policy (default: the shipped default.h5)")
         ->group(lb);
     run->add_option("--clock", line.balance.clock,
                     "rank times the policy sees: model (calibrated cost model, reproducible) or "
