@@ -52,7 +52,7 @@ TEST_CASE("controller: a forecast base round-trips; a version-1 file reads as re
     test::set_int_attribute(old, "/", "format_version", 1);
     data::Controller v1 = data::read_controller(old);
     CHECK(v1.base == data::kReactiveBase);
-    CHECK(v1.forecast_level_alpha == 0.1);
+    CHECK(v1.forecast_level_alpha == 0.1); // the thrifty forecaster of the 16-feature files
     CHECK(v1.forecast_trend_beta == 0.05);
 
     // An unknown base, and a head that does not match the base, are refused.

@@ -12,6 +12,7 @@
 // trained before the forecast features), 16 (the forecast set) or 18 (all).
 
 #include "cellshift/controller/layout.hpp"
+#include "cellshift/data/controller_file.hpp"
 
 #include <Eigen/Core>
 
@@ -94,8 +95,8 @@ inline constexpr std::array<FeatureSpec, kFeatureCount> kFeatures{{
 // The per-slice forecast behind the target_offset, heavy_excess and forecast_imbalance
 // features: Holt's smoothing of the observed per-slice workload with these weights
 // (lazy-holt's thrifty setting: one interval's jitter and a burst barely move it).
-inline constexpr double kForecastLevelAlpha = 0.1;
-inline constexpr double kForecastTrendBeta = 0.05;
+inline constexpr double kForecastLevelAlpha = data::kV1ForecastLevelAlpha;
+inline constexpr double kForecastTrendBeta = data::kV1ForecastTrendBeta;
 
 // Names and clamp ranges of the first `count` features.
 std::vector<std::string> feature_names(std::size_t count = kFeatureCount);

@@ -31,6 +31,11 @@ struct TrainingProvenance {
 inline constexpr const char* kReactiveBase = "reactive";
 inline constexpr const char* kForecastBase = "forecast";
 
+// The per-slice forecaster of every file before version 2 (the forecast features'
+// thrifty smoothing); controller/features.hpp takes its defaults from here.
+inline constexpr double kV1ForecastLevelAlpha = 0.1;
+inline constexpr double kV1ForecastTrendBeta = 0.05;
+
 struct Controller {
     std::string base = kReactiveBase;       // kReactiveBase or kForecastBase
     std::vector<std::string> feature_names; // [F], in input order
@@ -41,8 +46,8 @@ struct Controller {
     double tau = 0.0;                       // reactive rule threshold on |I|
     // Holt's constants of the per-slice forecast (the forecast features, and the
     // forecast base's target).
-    double forecast_level_alpha = 0.1;
-    double forecast_trend_beta = 0.05;
+    double forecast_level_alpha = kV1ForecastLevelAlpha;
+    double forecast_trend_beta = kV1ForecastTrendBeta;
 
     Matrix weight_ih;              // [3H, F]
     Matrix weight_hh;              // [3H, H]
