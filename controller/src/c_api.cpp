@@ -4,6 +4,7 @@
 #include "cellshift/controller.h"
 
 #include "cellshift/controller/registry.hpp"
+#include "cellshift/data/controller_file.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -103,7 +104,16 @@ cellshift_controller* cellshift_controller_create(const char* policy, const char
         validate(c->layout);
         PolicySettings settings;
         settings.overrides = parse_params(params);
-        settings.controller_file = controller_file == nullptr ? "" : controller_file;
+        // The library never forks (it runs inside the host's MPI ranks): the
+        // controller file is read in this process, without the tools' child guard.
+        cellshift::data::Controller weights;
+        if (controller_file != nullptr && std::string(policy) == "rnn") {
+            weights = cellshift::data::read_controller(controller_file,
+                                                       cellshift::data::ReadGuard::in_process);
+            settings.controller = &weights;
+        } else {
+            settings.controller_file = controller_file == nullptr ? "" : controller_file;
+        }
         c->policy = make_policy(policy, settings);
         c->policy->reset(c->layout, boundaries_from(c->layout, initial));
         result = c.release();

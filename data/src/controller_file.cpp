@@ -156,8 +156,12 @@ void write_controller(const std::string& path, const Controller& c) {
     });
 }
 
-// The HDF5 library first reads the file in a child (guarded_read.hpp).
-Controller read_controller(const std::string& path) {
+// The HDF5 library first reads the file in a child (guarded_read.hpp), unless the
+// caller is a library inside a host process.
+Controller read_controller(const std::string& path, ReadGuard guard) {
+    if (guard == ReadGuard::in_process) {
+        return read_controller_in_process(path);
+    }
     return detail::guarded_read(path, [&] { return read_controller_in_process(path); });
 }
 

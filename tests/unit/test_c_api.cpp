@@ -8,7 +8,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstdlib>
+#include <pthread.h>
 #include <string>
 
 TEST_CASE("C API: rnn from a file equals reactive with the file's constants", "[capi]") {
@@ -107,4 +110,39 @@ TEST_CASE("C API: the host's costs reach a cost-aware controller; bad costs are 
     CHECK(differ > 0);
     cellshift_controller_destroy(cheap);
     cellshift_controller_destroy(dear);
+}
+
+namespace {
+std::atomic<int> forks{0};
+void count_fork() {
+    ++forks;
+}
+} // namespace
+
+TEST_CASE("C API: reading a controller file never forks the host process", "[capi]") {
+    static const bool registered = ::pthread_atfork(count_fork, nullptr, nullptr) == 0;
+    REQUIRE(registered);
+    cellshift::test::TempDir dir;
+    const std::string file = dir.file("zero.h5");
+    cellshift::data::write_controller(
+        file, cellshift::controller::untrained_forecast_controller(0.6, 0.0, 8, 1));
+    // The tools' reader validates in a child first: the counter sees that fork.
+    const int before = forks.load();
+    (void)cellshift::data::read_controller(file);
+    const char* in_process = std::getenv("CELLSHIFT_READ_IN_PROCESS");
+    if (in_process == nullptr || std::string(in_process) != "1") {
+        CHECK(forks.load() == before + 1);
+    }
+    // The library's does not, and still refuses a bad file in one line.
+    const int library_before = forks.load();
+    char err[256];
+    cellshift_controller* c = cellshift_controller_create("rnn", file.c_str(), nullptr, 64, 4, 1,
+                                                          nullptr, err, sizeof err);
+    REQUIRE(c != nullptr);
+    cellshift_controller_destroy(c);
+    const std::string missing = dir.file("missing.h5");
+    CHECK(cellshift_controller_create("rnn", missing.c_str(), nullptr, 64, 4, 1, nullptr, err,
+                                      sizeof err) == nullptr);
+    CHECK(std::string(err).find("missing.h5") != std::string::npos);
+    CHECK(forks.load() == library_before);
 }

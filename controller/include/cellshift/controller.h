@@ -31,7 +31,10 @@ typedef struct cellshift_controller cellshift_controller;
  * controller_file: the HDF5 controller for "rnn"; NULL otherwise
  * params:          overrides "name=value,name=value" (e.g. "alpha=0.5"), or NULL
  * initial:         P+1 initial boundaries, or NULL for equal widths
- * Returns NULL on error (unknown policy, bad file, P * w_min > S, ...). */
+ * Returns NULL on error (unknown policy, bad file, P * w_min > S, ...).
+ * The controller file is read in the calling process: the library never forks (the
+ * command-line tools first validate a file in a child, a guard against HDF5 crashing
+ * on corrupt files, which is unsafe inside an MPI rank). Pass files you trust. */
 cellshift_controller* cellshift_controller_create(const char* policy, const char* controller_file,
                                                   const char* params, int64_t slices, int64_t ranks,
                                                   int64_t w_min, const int64_t* initial,

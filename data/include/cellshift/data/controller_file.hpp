@@ -70,8 +70,14 @@ struct Controller {
 // Checks shapes, finiteness and ranges; throws Error naming `where`.
 void validate(const Controller& controller, const std::string& where);
 
+// How a reader protects its process from the HDF5 library crashing on a corrupt
+// file (data/src/guarded_read.hpp). The command-line tools validate in a forked
+// child first; a library linked into a host (the C API, inside an MPI rank, where
+// fork() is unsafe with several interconnects) reads in its own process only.
+enum class ReadGuard { child_process, in_process };
+
 // Reads and validates; throws Error with one line naming the file and the problem.
-Controller read_controller(const std::string& path);
+Controller read_controller(const std::string& path, ReadGuard guard = ReadGuard::child_process);
 
 // Validates, then writes atomically (temporary file, flush, rename).
 void write_controller(const std::string& path, const Controller& controller);
