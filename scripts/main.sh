@@ -95,8 +95,10 @@ $E convert-trace data/examples/spreading_cluster.csv out/spreading_cluster.h5 \
 $E inspect out/spreading_cluster.h5
 $E trace out/spreading_cluster.h5 --ranks 2,4 --out out/trace --controller "$controller"
 
-say "end to end: the SEM simulator on 4 MPI ranks, 1500 steps, static / reactive / rnn"
-bash scripts/e2e.sh --ranks 4 --steps 1500 --policies "static reactive rnn" --out out/e2e \
+# The strongest forecast baselines run too, so the headline shows whether one beats rnn here.
+say "end to end: the SEM simulator on 4 MPI ranks, 1500 steps, static / reactive / forecasts / rnn"
+bash scripts/e2e.sh --ranks 4 --steps 1500 \
+    --policies "static reactive persistence holt lammps-shift rnn" --out out/e2e \
     --controller "$controller"
 
 say "force kernels: element-steps/s against N (short benchmark)"

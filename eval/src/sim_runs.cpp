@@ -3,12 +3,37 @@
 #include "cellshift/data/error.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <iomanip>
 #include <limits>
 #include <numeric>
 #include <sstream>
 
 namespace cellshift::eval {
+namespace {
+
+// The row name: the policy, and for a learned policy the stem of the controller
+// file it ran ("rnn (default)"), so that runs of several controllers are told apart.
+// The file is the `--controller = PATH` line of the run's configuration text.
+std::string row_name(const data::RunRecord& r) {
+    if (r.policy != "rnn") {
+        return r.policy;
+    }
+    std::istringstream lines(r.configuration);
+    const std::string key = "--controller = ";
+    for (std::string line; std::getline(lines, line);) {
+        const std::size_t at = line.find(key);
+        if (at != std::string::npos && line.find_first_not_of(' ') == at) {
+            const std::string path = line.substr(at + key.size());
+            if (!path.empty()) {
+                return r.policy + " (" + std::filesystem::path(path).stem().string() + ")";
+            }
+        }
+    }
+    return r.policy;
+}
+
+} // namespace
 
 std::vector<SimRunRow> compare_sim_runs(const std::vector<std::string>& files,
                                         const std::string& baseline) {
@@ -27,7 +52,8 @@ std::vector<SimRunRow> compare_sim_runs(const std::vector<std::string>& files,
         slices = r.slices;
         SimRunRow row;
         row.file = file;
-        row.policy = r.policy;
+        row.policy = row_name(r);
+        row.style = r.policy;
         row.clock = r.clock;
         row.ranks = r.ranks();
         row.events = r.events();
@@ -44,7 +70,7 @@ std::vector<SimRunRow> compare_sim_runs(const std::vector<std::string>& files,
     }
     double reference = std::numeric_limits<double>::quiet_NaN();
     for (const SimRunRow& row : rows) {
-        if (row.policy == baseline && row.clock == "model") {
+        if ((row.style == baseline || row.policy == baseline) && row.clock == "model") {
             reference = row.model_runtime;
             break;
         }

@@ -5,6 +5,7 @@
 #include "../support/samples.hpp"
 #include "../support/temp_dir.hpp"
 #include "cellshift/data/run_record.hpp"
+#include "cellshift/eval/sim_runs.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -84,4 +85,40 @@ TEST_CASE("run record: reader rejections", "[data][run]") {
         test::delete_attribute(path, "/", "clock");
         CHECK_DATA_ERROR(data::read_run_record(path), path, "missing attribute 'clock'");
     }
+}
+
+TEST_CASE("eval runs: a learned policy's row names its controller file", "[eval][run]") {
+    TempDir dir;
+    std::vector<std::string> files;
+    const std::vector<std::pair<std::string, std::string>> runs{
+        {"static", ""},
+        {"rnn", "data/controllers/default.h5"},
+        {"rnn", "data/controllers/paper-reactive.h5"},
+        {"rnn", ""}}; // no controller line: the policy name alone
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        data::RunRecord r = test::sample_run_record(5, 3, true);
+        r.policy = runs[i].first;
+        r.clock = "model";
+        r.configuration = "--policy = " + r.policy + "\n";
+        if (!runs[i].second.empty()) {
+            r.configuration += "--controller = " + runs[i].second + "\n--clock = model\n";
+        }
+        r.totals = data::RunTotals{};
+        r.totals->model_runtime = 10.0 + static_cast<double>(i);
+        files.push_back(dir.file("run" + std::to_string(i) + ".h5"));
+        data::write_run_record(files.back(), r);
+    }
+    const auto rows = eval::compare_sim_runs(files, "static");
+    REQUIRE(rows.size() == 4);
+    CHECK(rows[0].policy == "static");
+    CHECK(rows[1].policy == "rnn (default)");
+    CHECK(rows[2].policy == "rnn (paper-reactive)");
+    CHECK(rows[3].policy == "rnn");
+    CHECK(rows[2].runtime_vs_baseline == Approx(0.2));
+    // The baseline may be named by its registry name or by its row name.
+    CHECK(eval::compare_sim_runs(files, "rnn")[0].runtime_vs_baseline == Approx(10.0 / 11.0 - 1.0));
+    CHECK(eval::compare_sim_runs(files, "rnn (paper-reactive)")[1].runtime_vs_baseline ==
+          Approx(11.0 / 12.0 - 1.0));
+    const std::string table = eval::sim_runs_table(rows, "static");
+    CHECK(table.find("| rnn (default) |") != std::string::npos);
 }

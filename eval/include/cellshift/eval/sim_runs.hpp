@@ -13,8 +13,9 @@ namespace cellshift::eval {
 
 struct SimRunRow {
     std::string file;
-    std::string policy;
-    std::string clock; // the clock the policy saw
+    std::string policy; // row name: the registry name, "rnn (STEM)" for a controller file
+    std::string style;  // the registry name alone
+    std::string clock;  // the clock the policy saw
     std::size_t ranks = 0;
     std::size_t events = 0;
     double mean_imbalance = 0.0;      // mean over events of max/mean - 1 (the policy's clock)
