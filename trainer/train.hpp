@@ -1,5 +1,5 @@
 #pragma once
-// The training loop of the residual GRU controller (DESIGN section 4), short
+// The training loop of the residual GRU controller (docs/design.md section 4), short
 // and linear like nanoGPT's: sample a batch of training scenarios, roll the
 // differentiable loop 50 events, back-propagate through time, clip, step Adam
 // with a cosine learning rate, anneal the temperature; every K steps validate on

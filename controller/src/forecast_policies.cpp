@@ -1,5 +1,5 @@
 // `persistence` and `holt`: forecast the next per-slice workload, then
-// repartition from scratch into P parts of equal forecast load (DESIGN section 3).
+// repartition from scratch into P parts of equal forecast load (docs/design.md section 3).
 //   persistence: the forecast is the last observed per-slice workload.
 //   holt:        Holt's level + trend smoothing per slice (holt.hpp).
 

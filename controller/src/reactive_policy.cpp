@@ -1,4 +1,4 @@
-// `reactive`: the reactive boundary-shift rule of DESIGN section 3, applied to all
+// `reactive`: the reactive boundary-shift rule of docs/design.md section 3, applied to all
 // interior boundaries at once through the joint feasible update.
 
 #include "cellshift/controller/reactive.hpp"

@@ -4,7 +4,7 @@
 // grown tissues of several sizes (least squares through the origin), per ghost
 // element from the ghost merge, per migrated element from packing and unpacking
 // cells. Prints the fit and the options that use it, and the migration cost mu
-// (DESIGN 8.1: moving a slab relative to computing it for one rebalancing
+// (docs/design.md 8.1: moving a slab relative to computing it for one rebalancing
 // interval) that the fit and the model clock's defaults imply.
 
 #include "cellshift/sim/sem_params.hpp"

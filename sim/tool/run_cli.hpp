@@ -89,7 +89,7 @@ inline CLI::App* add_run_subcommand(CLI::App& app, RunCommandLine& line) {
         if (!style.clairvoyant)
             policies += (policies.empty() ? "" : ", ") + style.name;
     }
-    const char* lb = "Load balancing (DESIGN section 3)";
+    const char* lb = "Load balancing (docs/design.md section 3)";
     run->add_option("--slabs", line.balance.slabs,
                     "S: slabs along x, the balancer's slices; Lx / S must be a whole number of "
                     "bins (0: one slab per bin column)")

@@ -1,5 +1,5 @@
 // Files written by the library are ordinary HDF5: h5dump (Debian's hdf5-tools)
-// opens them and shows the documented names of DESIGN section 6.
+// opens them and shows the documented names of docs/design.md section 6.
 
 #include "../support/samples.hpp"
 #include "../support/temp_dir.hpp"

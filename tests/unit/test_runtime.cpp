@@ -1,4 +1,4 @@
-// The modelled runtime (DESIGN 8.1): hand-worked rollouts, term by term, and
+// The modelled runtime (docs/design.md 8.1): hand-worked rollouts, term by term, and
 // the reduction to the sum of the slowest ranks' times when migration is free.
 
 #include "cellshift/controller/partition.hpp"

@@ -76,7 +76,7 @@ const std::vector<double>& state_of(const data::NamedArrays& arrays, const std::
     return it->second;
 }
 
-// The host's migration cost mu at this event (DESIGN 8.1): what moving an element
+// The host's migration cost mu at this event (docs/design.md 8.1): what moving an element
 // costs, in units of one element's compute time over the interval that just ended
 // (the cost model's per-migrated-element seconds over sum_p T_p / N). It is what
 // `cellshift-sim calibrate` reports for the grown tissue, measured live, so a

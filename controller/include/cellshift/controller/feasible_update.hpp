@@ -1,5 +1,5 @@
 #pragma once
-// The joint feasible update of DESIGN section 3: all interior boundaries move in
+// The joint feasible update of docs/design.md section 3: all interior boundaries move in
 // one sweep; each real proposal is rounded to the nearest whole slice (halves away
 // from zero: the deployed loop has integer boundaries), then the moves are
 // shortened (never reversed, never lengthened) until every rank keeps at least

@@ -3,7 +3,7 @@
 // is the one definition of their order, names and clamp ranges: the Eigen
 // controller, the LibTorch surrogate and the controller files all take it from here.
 //
-// The first 12 are DESIGN section 3's and need only the measured rank times. The
+// The first 12 are docs/design.md section 3's and need only the measured rank times. The
 // last 4 (issue 4's migration bar) read a smoothed forecast of the per-slice
 // workload: where the load sits inside the ranks, which the rank times cannot show.
 // The last 2 (issue 22) are the host's migration and rebalancing costs, so that one
@@ -86,7 +86,7 @@ inline constexpr std::array<FeatureSpec, kFeatureCount> kFeatures{{
     {"slice_over_ds_max", 0.0, 2.0, "one slice / ds_max: how coarse a whole-slice move is"},
     {"migration_cost", -3.0, 1.0,
      "log10(mu) / 2: the host's cost of moving one unit of load, in units of that load's "
-     "compute time (mu, DESIGN 8.1)"},
+     "compute time (mu, docs/design.md 8.1)"},
     {"rebalance_cost", 0.0, 1.0,
      "kappa: the fixed cost of an event that moves anything, as a fraction of the mean "
      "rank time"},

@@ -1,5 +1,5 @@
 #pragma once
-// The hard (deployed) load-balancing loop of DESIGN section 3: S slices, P ranks,
+// The hard (deployed) load-balancing loop of docs/design.md section 3: S slices, P ranks,
 // contiguous ownership through integer boundaries b_0 = 0 < b_1 < ... < b_P = S,
 // every rank keeping at least w_min slices.
 
@@ -34,7 +34,7 @@ std::vector<std::int64_t> widths(const Boundaries& boundaries);
 // Per-rank sums of a per-slice quantity under the given ownership.
 std::vector<double> rank_sums(const std::vector<double>& per_slice, const Boundaries& boundaries);
 
-// Total migration of one event: sum_k |b'_k - b_k| (DESIGN section 3).
+// Total migration of one event: sum_k |b'_k - b_k| (docs/design.md section 3).
 std::int64_t migrated_slices(const Boundaries& before, const Boundaries& after);
 
 } // namespace cellshift::controller

@@ -12,7 +12,7 @@
 
 namespace cellshift::controller {
 
-// The migration cost mu of a CPU cluster (DESIGN 8.1, docs/runtime.md): what the
+// The migration cost mu of a CPU cluster (docs/design.md 8.1, docs/runtime.md): what the
 // evaluator, the simulator's model clock and the C API assume unless told.
 inline constexpr double kDefaultMigrationCost = 0.0075;
 
@@ -26,7 +26,7 @@ struct Observation {
     std::vector<double> next_workload;  // [S] clairvoyance: the true workload of the interval the
                                         // new boundaries will govern. Filled by the evaluator
                                         // for the `oracle` only; no causal policy reads it.
-    // The host's costs (DESIGN 8.1): mu, the time to move one unit of load in units of
+    // The host's costs (docs/design.md 8.1): mu, the time to move one unit of load in units of
     // its compute time, and kappa, the fixed cost of an event that moves anything as a
     // fraction of the mean rank time. The cost-aware controller reads them.
     double migration_cost = kDefaultMigrationCost;

@@ -1,5 +1,5 @@
 #pragma once
-// The reactive boundary-shift rule of DESIGN section 3 (the paper's baseline and
+// The reactive boundary-shift rule of docs/design.md section 3 (the paper's baseline and
 // the residual controller's starting point).
 //
 // For the boundary between the left rank (time t_left, n_left slices) and the

@@ -1,5 +1,5 @@
 #pragma once
-// The bounded residual correction of DESIGN section 3:
+// The bounded residual correction of docs/design.md section 3:
 //     ds = ds_max * tanh( atanh(ds_r / ds_max) + r ),
 // with the atanh argument clipped to +-(1 - 1e-6). A zero residual returns the
 // reactive proposal itself, so a zero-head controller reproduces the reactive

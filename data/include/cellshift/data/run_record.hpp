@@ -1,5 +1,5 @@
 #pragma once
-// Run records (format "cellshift.run", DESIGN section 6), written by the
+// Run records (format "cellshift.run", docs/design.md section 6), written by the
 // simulator and by the evaluator: what every rank did at every rebalancing event.
 
 #include "cellshift/data/array2d.hpp"

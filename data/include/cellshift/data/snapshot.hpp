@@ -1,5 +1,5 @@
 #pragma once
-// Simulator snapshots (format "cellshift.snapshot", DESIGN section 6): one HDF5
+// Simulator snapshots (format "cellshift.snapshot", docs/design.md section 6): one HDF5
 // file per output step with positions, element and cell ids and cell types, and
 // an XDMF sidecar that lists every snapshot of a run as a time series, so
 // ParaView (or VisIt) opens the run directly.

@@ -1,5 +1,5 @@
 #pragma once
-// Workload traces (format "cellshift.trace", DESIGN section 6): the cost of each
+// Workload traces (format "cellshift.trace", docs/design.md section 6): the cost of each
 // slice in each rebalancing event. A trace holds no rank count; the evaluator
 // chooses P. The same table can be read from CSV (one row per event, one column
 // per slice), so users can bring workload histories from their own codes.

@@ -1,5 +1,5 @@
 #pragma once
-// The per-event metrics of DESIGN section 3, and the modelled runtime of
+// The per-event metrics of docs/design.md section 3, and the modelled runtime of
 // section 8.1 (docs/design.md: "Modelled runtime").
 
 #include "cellshift/controller/layout.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// One policy over one workload history: the hard loop of DESIGN section 3.
+// One policy over one workload history: the hard loop of docs/design.md section 3.
 //
 // Row 0 of the workload (or `initial_load` when given) sets the workload-aware
 // initial partition (equal-load split) and is the first interval the policy observes. At event t

@@ -41,7 +41,7 @@ std::vector<SweepPoint> sweep_over_families(const std::string& policy,
                                             const std::vector<std::string>& families);
 
 // What a sweep minimises: the runtime relative to static (the yardstick) or the
-// training objective of DESIGN section 4 (imbalance + spread + lambda x migration).
+// training objective of docs/design.md section 4 (imbalance + spread + lambda x migration).
 enum class SweepCriterion { Runtime, Objective };
 
 // Index of the point with the smallest criterion (first of equals).

@@ -1,5 +1,5 @@
 #pragma once
-// The model clock (DESIGN section 5): a rank's time for one step from what it
+// The model clock (docs/design.md section 5): a rank's time for one step from what it
 // computed. The defaults are `OMP_NUM_THREADS=1 cellshift-sim calibrate` on the
 // development machine (docs/simulator.md gives the fit); rerun it on yours and
 // pass its --cost-* line. It makes balancing results reproducible on machines

@@ -25,7 +25,7 @@ struct LifecycleEvents {
     }
 };
 
-// The stem basal patch the tissue grows from (DESIGN 5; issue: starts over part
+// The stem basal patch the tissue grows from (docs/design.md section 5; issue: starts over part
 // of the domain along x so that the tissue spreads and the workload moves).
 Tissue make_basal_patch(const SemParams& params);
 

@@ -1,5 +1,5 @@
 #pragma once
-// The slab decomposition of DESIGN section 5, without MPI: the x axis is cut into
+// The slab decomposition of docs/design.md section 5, without MPI: the x axis is cut into
 // S slabs (the balancer's slices), rank p owns slabs [b_p, b_{p+1}), a cell
 // belongs to the rank owning the slab of its centroid, and each rank receives as
 // ghosts every element within the cutoff of its own elements. The MPI driver

@@ -1,6 +1,6 @@
 #pragma once
 // Seeded, deterministic workload scenarios for the 1-D slab balancing loop
-// (DESIGN section 4). A scenario is a per-slice workload history W_t(s) for
+// (docs/design.md section 4). A scenario is a per-slice workload history W_t(s) for
 // events t = 0..E (E+1 rows: row 0 sets the initial partition, rows 1..E are the
 // intervals the policy's decisions govern), the growth events and growth-cycle
 // phase a policy may observe, and the sigma of the multiplicative measurement

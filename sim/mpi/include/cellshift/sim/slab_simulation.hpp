@@ -1,5 +1,5 @@
 #pragma once
-// The multi-rank SEM simulation (issue 6, DESIGN sections 3 and 5): every rank
+// The multi-rank SEM simulation (issue 6, docs/design.md sections 3 and 5): every rank
 // owns the cells whose centroid lies in its contiguous run of slabs, receives
 // ghosts from its two neighbours every step (non-blocking point-to-point), and
 // at every rebalancing event sends its time to rank 0, where a registry policy
