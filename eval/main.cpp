@@ -419,7 +419,7 @@ int main(int argc, char** argv) {
     auto* bound = app.add_subcommand(
         "bound", "the least time-averaged imbalance that ANY policy, clairvoyant ones included, "
                  "can reach on the held-out scenarios while migrating at most a fraction of the "
-                 "slices a reference policy migrates (a proven lower bound, docs/training.md): "
+                 "slices a reference policy migrates (a proven lower bound, docs/research_log.md): "
                  "tells a migration target no policy can meet from one training has not met");
     bound->add_option("--reference", bound_reference, "policy whose migration sets the budget")
         ->capture_default_str();

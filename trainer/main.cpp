@@ -1,6 +1,8 @@
-// cellshift-train: offline training of the residual GRU controller in the
-// differentiable surrogate (LibTorch, CPU), exported as an HDF5 controller file.
+// cellshift-train: offline training of the GRU controller, by BPTT through the
+// differentiable surrogate (train.hpp) or by evolution strategies on the hard loop
+// (evolution.hpp), exported as an HDF5 controller file.
 
+#include "evolution.hpp"
 #include "train.hpp"
 
 #include "cellshift/data/atomic_file.hpp"
@@ -36,9 +38,9 @@ std::string duration(double seconds) {
 
 int main(int argc, char** argv) {
     using namespace cellshift;
-    CLI::App app{"cellshift-train: train the residual GRU load-balancing controller in the "
-                 "differentiable surrogate (LibTorch, CPU) and export it as an HDF5 "
-                 "controller file."};
+    CLI::App app{"cellshift-train: train the GRU load-balancing controller, by back-propagation "
+                 "through the differentiable surrogate (LibTorch, CPU) or by evolution strategies "
+                 "on the deployed loop, and export it as an HDF5 controller file."};
     app.set_version_flag("--version", std::string("cellshift-train ") + CELLSHIFT_VERSION + " (" +
                                           CELLSHIFT_GIT_COMMIT + "), LibTorch " + TORCH_VERSION);
     trainer::TrainCommandLine command_line;
@@ -106,7 +108,8 @@ int main(int argc, char** argv) {
         };
         trainer::TrainResult result = [&] {
             try {
-                return trainer::train(c, config_text, progress);
+                return c.optimiser == "es" ? trainer::train_evolution(c, config_text, progress)
+                                           : trainer::train(c, config_text, progress);
             } catch (const c10::Error& e) { // one line, never LibTorch's backtrace
                 const std::string what = e.what_without_backtrace();
                 throw std::runtime_error("LibTorch: " + what.substr(0, what.find('\n')));
@@ -123,7 +126,7 @@ int main(int argc, char** argv) {
             "(%+.1f%%)\n",
             out.c_str(), result.best.parameter_count(), static_cast<long long>(result.steps_done),
             log.c_str(), result.initial_validation,
-            result.best.base == data::kForecastBase ? "holt" : "reactive", result.best_validation,
+            result.best.base == data::kReactiveBase ? "reactive" : "holt", result.best_validation,
             100.0 * (result.best_validation / result.initial_validation - 1.0));
         return 0;
     });

@@ -31,14 +31,39 @@ void add_train_options(CLI::App& app, TrainCommandLine& line) {
                    "migration costs; --base forecast needs them)")
         ->capture_default_str();
     app.add_option("--base", c.base,
-                   "what the GRU corrects: reactive (the paper's rule) or forecast (holt's "
-                   "equal-load split; a zero head is holt exactly)")
+                   "what the GRU corrects: reactive (the paper's rule), forecast (holt's "
+                   "equal-load split; a zero head is holt exactly) or blend (the same move "
+                   "aimed at a per-boundary mix of holt's split and a fast forecaster's; "
+                   "--optimiser es)")
         ->capture_default_str();
     app.add_option("--base-level-alpha", c.base_level_alpha,
                    "holt level smoothing of the forecast base (stored in the file)")
         ->capture_default_str();
     app.add_option("--base-trend-beta", c.base_trend_beta,
                    "holt trend smoothing of the forecast base (stored in the file)")
+        ->capture_default_str();
+    app.add_option("--optimiser", c.optimiser,
+                   "bptt (back-propagation through the differentiable surrogate) or es "
+                   "(evolution strategies on the deployed hard loop; --objective relative)")
+        ->check(CLI::IsMember({"bptt", "es"}))
+        ->capture_default_str();
+    app.add_option("--es-pairs", c.es_pairs,
+                   "antithetic parameter perturbations per ES step (each rolls every scenario "
+                   "twice)")
+        ->capture_default_str();
+    app.add_option("--es-sigma", c.es_sigma, "standard deviation of the ES parameter noise")
+        ->capture_default_str();
+    app.add_option("--es-parameters", c.es_parameters,
+                   "what ES fits: all (GRU and head), head (the seeded GRU stays as drawn) or "
+                   "blend (the blend base's third head row only) or cost (that row's bias and "
+                   "its weights on the two cost features)")
+        ->check(CLI::IsMember({"all", "head", "blend", "cost"}))
+        ->capture_default_str();
+    app.add_option("--fast-level-alpha", c.fast_level_alpha,
+                   "level smoothing of the blend base's fast forecaster (stored in the file)")
+        ->capture_default_str();
+    app.add_option("--fast-trend-beta", c.fast_trend_beta,
+                   "trend smoothing of the blend base's fast forecaster (stored in the file)")
         ->capture_default_str();
     app.add_option("--lr", c.lr, "Adam learning rate (cosine-annealed)")->capture_default_str();
     app.add_option("--lr-min", c.lr_min, "learning rate at the end of the cosine")
@@ -72,7 +97,8 @@ void add_train_options(CLI::App& app, TrainCommandLine& line) {
     app.add_option("--validation-count", c.validation_count,
                    "validation scenarios (validation seed range)")
         ->capture_default_str();
-    app.add_option("--threads", c.threads, "LibTorch intra-op threads")->capture_default_str();
+    app.add_option("--threads", c.threads, "LibTorch intra-op threads (ES: rollout threads)")
+        ->capture_default_str();
     app.add_option("--checkpoint", c.checkpoint,
                    "checkpoint file (written every "
                    "--checkpoint-every steps, atomically)");
@@ -132,10 +158,15 @@ void validate(const TrainConfig& c) {
     require(c.hidden >= 1, "--hidden must be >= 1");
     require(c.features == 12 || c.features == 16 || c.features == 18,
             "--features must be 12, 16 or 18");
-    require(c.base == "reactive" || c.base == "forecast",
-            "--base must be reactive or forecast, not '" + c.base + "'");
-    require(c.base != "forecast" || c.features == 18,
-            "--base forecast reads all 18 features (--features 18)");
+    require(c.base == "reactive" || c.base == "forecast" || c.base == "blend",
+            "--base must be reactive, forecast or blend, not '" + c.base + "'");
+    require(c.base == "reactive" || c.features == 18,
+            "--base " + c.base + " reads all 18 features (--features 18)");
+    require(c.base != "blend" || c.optimiser == "es",
+            "--base blend is trained by --optimiser es (the surrogate has no blend base)");
+    require(c.fast_level_alpha > 0 && c.fast_level_alpha <= 1 && c.fast_trend_beta >= 0 &&
+                c.fast_trend_beta <= 1,
+            "--fast-level-alpha must be in (0, 1] and --fast-trend-beta in [0, 1]");
     require(c.base_level_alpha > 0 && c.base_level_alpha <= 1 && c.base_trend_beta >= 0 &&
                 c.base_trend_beta <= 1,
             "--base-level-alpha must be in (0, 1] and --base-trend-beta in [0, 1]");
@@ -151,6 +182,19 @@ void validate(const TrainConfig& c) {
     require(c.validate_every >= 1 && c.validation_count >= 1,
             "--validate-every and --validation-count must be >= 1");
     require(c.threads >= 1, "--threads must be >= 1");
+    require(c.optimiser == "bptt" || c.optimiser == "es",
+            "--optimiser must be bptt or es, not '" + c.optimiser + "'");
+    require(c.optimiser != "es" || c.objective == "relative",
+            "--optimiser es minimises the relative runtime: it needs --objective relative");
+    require(c.optimiser != "es" || (c.checkpoint.empty() && !c.resume),
+            "--checkpoint/--resume are for --optimiser bptt");
+    require(c.es_parameters == "all" || c.es_parameters == "head" || c.es_parameters == "blend" ||
+                c.es_parameters == "cost",
+            "--es-parameters must be all, head, blend or cost");
+    require((c.es_parameters != "blend" && c.es_parameters != "cost") || c.base == "blend",
+            "--es-parameters " + c.es_parameters + " needs --base blend");
+    require(c.es_pairs >= 1 && std::isfinite(c.es_sigma) && c.es_sigma > 0,
+            "--es-pairs must be >= 1 and --es-sigma > 0");
     require(!c.resume || !c.checkpoint.empty(), "--resume needs --checkpoint FILE");
     require(std::isfinite(c.migration_cost_min) && c.migration_cost_min > 0 &&
                 std::isfinite(c.migration_cost_max) && c.migration_cost_max >= c.migration_cost_min,

@@ -26,11 +26,22 @@ struct TrainConfig {
     // rank-time set that every controller trained before them reads) or 18 (with the
     // host's migration costs; the forecast base reads these).
     std::int64_t features = 16;
-    // What the GRU corrects: "reactive" (the paper's rule) or "forecast" (holt's
-    // equal-load split with these constants, controller/forecast_base.hpp).
+    // What the GRU corrects: "reactive" (the paper's rule), "forecast" (holt's
+    // equal-load split with these constants, controller/forecast_base.hpp) or "blend".
     std::string base = "reactive";
     double base_level_alpha = 0.6; // holt's registry default
     double base_trend_beta = 0.0;
+    // The blend base's second (fast) forecaster: "blend" aims holt's move at a
+    // per-boundary mix of both splits (controller/forecast_base.hpp); ES only.
+    double fast_level_alpha = 1.0;
+    double fast_trend_beta = 0.3;
+    // How the weights are fitted: "bptt" (back-propagation through the
+    // differentiable surrogate) or "es" (evolution strategies on the deployed hard
+    // loop, evolution.hpp: the relative runtime itself; needs --objective relative).
+    std::string optimiser = "bptt";
+    std::int64_t es_pairs = 16;        // antithetic pairs per ES step (2x rollouts per scenario)
+    double es_sigma = 0.03;            // ES parameter noise
+    std::string es_parameters = "all"; // what ES fits: "all", "head" or "blend" (evolution.cpp)
     double lr = 3e-3;
     double lr_min = 1e-4;           // cosine annealing floor
     double grad_clip = 1.0;         // max global gradient norm
@@ -48,15 +59,15 @@ struct TrainConfig {
     std::uint64_t seed = 1;
     std::int64_t validate_every = 25;
     std::int64_t validation_count = 8;
-    int threads = 1;        // intra-op threads (results are deterministic per count)
+    int threads = 1;        // intra-op threads / ES rollout threads (results are deterministic)
     std::string checkpoint; // file to checkpoint to ("" = none)
     std::int64_t checkpoint_every = 50;
     bool resume = false;          // continue from `checkpoint`
     std::int64_t stop_after = -1; // stop (and checkpoint) after this step; for tests
 
     // What the rollouts minimise: "loss" (imbalance + spread + lambda x migration,
-    // DESIGN section 4), "runtime" (modelled runtime over perfect balance,
-    // migration included, DESIGN 8.1) at a mu drawn log-uniform per scenario, or
+    // docs/design.md section 4), "runtime" (modelled runtime over perfect balance,
+    // migration included, docs/design.md 8.1) at a mu drawn log-uniform per scenario, or
     // "relative" (that runtime over the base's on the same scenario, so a scenario
     // with a large imbalance does not outweigh the others).
     std::string objective = "loss";

@@ -21,6 +21,9 @@ Eigen::VectorXf to_eigen(const std::vector<double>& v) {
 GruCell::GruCell(const data::Controller& c)
     : w_ih_(to_eigen(c.weight_ih)), w_hh_(to_eigen(c.weight_hh)), b_ih_(to_eigen(c.bias_ih)),
       b_hh_(to_eigen(c.bias_hh)), head_w_(to_eigen(c.head_weight)), head_b_(to_eigen(c.head_bias)) {
+    if (!c.head_input_weight.values.empty()) {
+        head_x_ = to_eigen(c.head_input_weight);
+    }
 }
 
 void GruCell::step(const Eigen::MatrixXd& x, Eigen::MatrixXf& h) const {
@@ -41,6 +44,15 @@ void GruCell::step(const Eigen::MatrixXd& x, Eigen::MatrixXf& h) const {
 
 Eigen::MatrixXd GruCell::heads(const Eigen::MatrixXf& h) const {
     Eigen::MatrixXf r = head_w_ * h;
+    r.colwise() += head_b_;
+    return r.cast<double>();
+}
+
+Eigen::MatrixXd GruCell::heads(const Eigen::MatrixXf& h, const Eigen::MatrixXd& x) const {
+    Eigen::MatrixXf r = head_w_ * h;
+    if (head_x_.size() != 0) {
+        r.noalias() += head_x_ * x.cast<float>();
+    }
     r.colwise() += head_b_;
     return r.cast<double>();
 }

@@ -15,7 +15,7 @@
 //   - by at most `step` slices per event (0: the whole way).
 // threshold -1 turns the first two gates off (with hysteresis 1 and step 0 that
 // is holt). The joint feasible update keeps w_min. Its curve against the
-// migration bar of issue 4 is in docs/training.md.
+// migration bar of issue 4 is in docs/research_log.md.
 
 #include "cellshift/controller/partition.hpp"
 #include "holt_forecast_policy.hpp"

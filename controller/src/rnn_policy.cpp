@@ -19,8 +19,10 @@ class RnnPolicy final : public Policy {
 public:
     explicit RnnPolicy(const data::Controller& c)
         : gru_(c), params_{c.alpha, c.tau, c.ds_max_fraction}, features_(c.feature_count()),
-          forecast_base_(c.base == data::kForecastBase),
-          forecaster_(c.forecast_level_alpha, c.forecast_trend_beta) {}
+          forecast_base_(c.base == data::kForecastBase || c.base == data::kBlendBase),
+          blend_(c.base == data::kBlendBase),
+          forecaster_(c.forecast_level_alpha, c.forecast_trend_beta),
+          fast_forecaster_(c.fast_level_alpha, c.fast_trend_beta) {}
 
     bool reads_slice_workload() const override {
         return forecast_base_ || features_ > kRankTimeFeatureCount;
@@ -33,6 +35,7 @@ private:
         previous_moves_.assign(static_cast<std::size_t>(count), 0.0);
         previous_imbalance_.clear();
         forecaster_.reset();
+        fast_forecaster_.reset();
     }
 
     void save_extra(PolicyState& state) const override {
@@ -41,6 +44,10 @@ private:
         state["rnn/previous_imbalance"] = previous_imbalance_;
         state["rnn/forecast/level"] = forecaster_.level();
         state["rnn/forecast/trend"] = forecaster_.trend();
+        if (blend_) {
+            state["rnn/fast/level"] = fast_forecaster_.level();
+            state["rnn/fast/trend"] = fast_forecaster_.trend();
+        }
     }
     void restore_extra(const PolicyState& state) override {
         const auto& h = state_array(state, "rnn/hidden", static_cast<std::size_t>(hidden_.size()));
@@ -58,6 +65,10 @@ private:
             throw std::invalid_argument("policy state 'rnn/forecast/level' does not hold S values");
         forecaster_.restore(state_array(state, "rnn/forecast/level", m),
                             state_array(state, "rnn/forecast/trend", m));
+        if (blend_) {
+            fast_forecaster_.restore(state_array(state, "rnn/fast/level", m),
+                                     state_array(state, "rnn/fast/trend", m));
+        }
     }
 
     Boundaries next(const Observation& o) override {
@@ -73,13 +84,18 @@ private:
             previous_imbalance_ = imbalance; // no change is known at the first event
         }
         // The forecast features: only a file trained with them reads per-slice workload.
-        Boundaries target;
+        Boundaries target, fast;
         std::vector<double> loads;
         if (reads_slice_workload()) {
-            forecaster_.observe(styles::require_slice_workload(o, "rnn"));
+            const std::vector<double>& slices = styles::require_slice_workload(o, "rnn");
+            forecaster_.observe(slices);
             const std::vector<double> forecast = forecaster_.forecast();
             target = split_equal_load(forecast, layout());
             loads = rank_sums(forecast, b);
+            if (blend_) {
+                fast_forecaster_.observe(slices);
+                fast = split_equal_load(fast_forecaster_.forecast(), layout());
+            }
         }
         FeatureInputs in;
         in.rank_times = &o.rank_times;
@@ -99,7 +115,7 @@ private:
         in.rebalance_cost = o.rebalance_cost;
         Eigen::MatrixXd x = compute_features(in).topRows(static_cast<Eigen::Index>(features_));
         gru_.step(x, hidden_);
-        const Eigen::MatrixXd out = gru_.heads(hidden_);
+        const Eigen::MatrixXd out = gru_.heads(hidden_, x);
 
         Boundaries result;
         if (forecast_base_) {
@@ -108,7 +124,12 @@ private:
             std::vector<std::int64_t> cuts(count);
             for (std::size_t k = 0; k < count; ++k) {
                 const auto col = static_cast<Eigen::Index>(k);
-                const double d = static_cast<double>(target[k + 1] - b[k + 1]);
+                double aim = static_cast<double>(target[k + 1]);
+                if (blend_) {
+                    aim += forecast_blend(out(2, col)) *
+                           static_cast<double>(fast[k + 1] - target[k + 1]);
+                }
+                const double d = aim - static_cast<double>(b[k + 1]);
                 const double move =
                     forecast_gain(out(0, col)) * d + forecast_correction(out(1, col));
                 cuts[k] = b[k + 1] + (std::isfinite(move) ? std::llround(move) : 0);
@@ -132,10 +153,12 @@ private:
     ReactiveParams params_;
     std::size_t features_; // the first F features of the table (12, 16 or 18)
     bool forecast_base_;   // the forecast split's proposal, else the reactive rule's
+    bool blend_;           // aimed at a blend of two forecasters' splits
     Eigen::MatrixXf hidden_;
     std::vector<double> previous_moves_;
     std::vector<double> previous_imbalance_;
     HoltForecaster forecaster_;
+    HoltForecaster fast_forecaster_; // the blend base's second forecaster
 };
 
 } // namespace
@@ -149,8 +172,8 @@ std::unique_ptr<Policy> make_rnn_policy(const data::Controller& c) {
             "the controller's features (names, order or clamp ranges) are not the first 12, 16 "
             "or 18 of this build's features; it was trained for another version of cellshift");
     }
-    if (c.base == data::kForecastBase && f != kFeatureCount) {
-        throw std::invalid_argument("a forecast-base controller reads all " +
+    if ((c.base == data::kForecastBase || c.base == data::kBlendBase) && f != kFeatureCount) {
+        throw std::invalid_argument("a " + c.base + "-base controller reads all " +
                                     std::to_string(kFeatureCount) + " features, this one " +
                                     std::to_string(f));
     }
@@ -198,6 +221,21 @@ data::Controller untrained_forecast_controller(double level_alpha, double trend_
     c.forecast_trend_beta = trend_beta;
     c.head_weight = data::Matrix(2, hidden, 0.0);
     c.head_bias = {0.0, 0.0};
+    return c;
+}
+
+data::Controller untrained_blend_controller(double level_alpha, double trend_beta,
+                                            double fast_level_alpha, double fast_trend_beta,
+                                            std::size_t hidden, std::uint64_t seed) {
+    data::Controller c = untrained_forecast_controller(level_alpha, trend_beta, hidden, seed);
+    c.base = data::kBlendBase;
+    c.fast_level_alpha = fast_level_alpha;
+    c.fast_trend_beta = fast_trend_beta;
+    c.head_weight = data::Matrix(3, hidden, 0.0);
+    c.head_bias = {0.0, 0.0, 0.0};
+    // The blend weight may read the features directly (the migration cost above all):
+    // a zero skip connection, for training to fill.
+    c.head_input_weight = data::Matrix(3, kFeatureCount, 0.0);
     return c;
 }
 

@@ -12,8 +12,8 @@ namespace cellshift::data {
 void validate(const Controller& c, const std::string& where) {
     const std::size_t f = c.feature_count();
     const std::size_t h = c.hidden_size();
-    if (c.base != kReactiveBase && c.base != kForecastBase) {
-        fail(where, "unknown base '" + c.base + "' (known: reactive, forecast)");
+    if (c.base != kReactiveBase && c.base != kForecastBase && c.base != kBlendBase) {
+        fail(where, "unknown base '" + c.base + "' (known: reactive, forecast, blend)");
     }
     if (f == 0) {
         fail(where, "controller has no features (feature_names is empty)");
@@ -28,6 +28,11 @@ void validate(const Controller& c, const std::string& where) {
     const std::size_t o = c.output_count();
     checks::matrix_shape(where, "head/weight", c.head_weight.rows, c.head_weight.cols, o, h);
     checks::vector_size(where, "head/bias", c.head_bias.size(), o);
+    if (!c.head_input_weight.values.empty()) {
+        checks::matrix_shape(where, "head/input_weight", c.head_input_weight.rows,
+                             c.head_input_weight.cols, o, f);
+        checks::finite(where, "head/input_weight", c.head_input_weight);
+    }
     checks::vector_size(where, "clamp_min", c.clamp_min.size(), f);
     checks::vector_size(where, "clamp_max", c.clamp_max.size(), f);
 
@@ -65,6 +70,12 @@ void validate(const Controller& c, const std::string& where) {
     if (!(c.forecast_trend_beta >= 0.0 && c.forecast_trend_beta <= 1.0)) {
         fail(where, "forecast_trend_beta must be in [0, 1]");
     }
+    if (!(c.fast_level_alpha > 0.0 && c.fast_level_alpha <= 1.0)) {
+        fail(where, "fast_level_alpha must be in (0, 1]");
+    }
+    if (!(c.fast_trend_beta >= 0.0 && c.fast_trend_beta <= 1.0)) {
+        fail(where, "fast_trend_beta must be in [0, 1]");
+    }
     if (!(std::isfinite(c.training.lambda) && c.training.lambda >= 0.0)) {
         fail(where, "training lambda must be finite and >= 0");
     }
@@ -88,12 +99,19 @@ static Controller read_controller_in_process(const std::string& path) {
         c.forecast_level_alpha = in.double_attribute("/", "forecast_level_alpha");
         c.forecast_trend_beta = in.double_attribute("/", "forecast_trend_beta");
     }
+    if (c.base == kBlendBase) {
+        c.fast_level_alpha = in.double_attribute("/", "fast_level_alpha");
+        c.fast_trend_beta = in.double_attribute("/", "fast_trend_beta");
+    }
     c.weight_ih = in.matrix("gru/weight_ih");
     c.weight_hh = in.matrix("gru/weight_hh");
     c.bias_ih = in.vector("gru/bias_ih");
     c.bias_hh = in.vector("gru/bias_hh");
     c.head_weight = in.matrix("head/weight");
     c.head_bias = in.vector("head/bias");
+    if (in.has_object("head/input_weight")) {
+        c.head_input_weight = in.matrix("head/input_weight");
+    }
 
     // The size attributes are redundant with the shapes; a disagreement means
     // the file was edited by hand or written by a broken exporter.
@@ -137,6 +155,10 @@ void write_controller(const std::string& path, const Controller& c) {
         out.attribute("/", "base", c.base);
         out.attribute("/", "forecast_level_alpha", c.forecast_level_alpha);
         out.attribute("/", "forecast_trend_beta", c.forecast_trend_beta);
+        if (c.base == kBlendBase) {
+            out.attribute("/", "fast_level_alpha", c.fast_level_alpha);
+            out.attribute("/", "fast_trend_beta", c.fast_trend_beta);
+        }
         out.attribute("/", "gate_order", "r,z,n (PyTorch GRUCell)");
         out.group("gru");
         out.matrix("gru/weight_ih", c.weight_ih);
@@ -146,6 +168,9 @@ void write_controller(const std::string& path, const Controller& c) {
         out.group("head");
         out.matrix("head/weight", c.head_weight);
         out.vector("head/bias", c.head_bias);
+        if (!c.head_input_weight.values.empty()) {
+            out.matrix("head/input_weight", c.head_input_weight);
+        }
         out.group("training");
         out.attribute("training", "seed", c.training.seed);
         out.attribute("training", "steps", c.training.steps);

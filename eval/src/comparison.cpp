@@ -47,6 +47,17 @@ ComparisonRow aggregate(std::int64_t ranks, const std::string& policy,
 
 } // namespace
 
+WorkloadHistory scenario_history(const scenarios::Scenario& sc) {
+    WorkloadHistory h;
+    h.workload = &sc.workload;
+    h.growth_events = &sc.growth_events;
+    h.cycle_phase = &sc.cycle_phase;
+    h.jitter = [&sc](std::int64_t t, std::int64_t k, std::uint64_t stream) {
+        return scenarios::jitter_factor(sc, t, k, stream);
+    };
+    return h;
+}
+
 ComparisonResult compare_on_scenarios(const std::vector<PolicySpec>& policies,
                                       const ScenarioComparison& opt) {
     if (policies.empty()) {
@@ -76,13 +87,7 @@ ComparisonResult compare_on_scenarios(const std::vector<PolicySpec>& policies,
         parallel_for(n, opt.threads, [&](std::size_t i) {
             std::uint64_t seed = scenarios::seed_in_range(opt.seed_base, opt.first_index + i);
             scenarios::Scenario sc = scenarios::generate_scenario(config, seed);
-            WorkloadHistory h;
-            h.workload = &sc.workload;
-            h.growth_events = &sc.growth_events;
-            h.cycle_phase = &sc.cycle_phase;
-            h.jitter = [&sc](std::int64_t t, std::int64_t k, std::uint64_t stream) {
-                return scenarios::jitter_factor(sc, t, k, stream);
-            };
+            WorkloadHistory h = scenario_history(sc);
             h.source = "scenario seed " + std::to_string(seed);
             for (std::size_t p = 0; p < policies.size(); ++p) {
                 auto policy = controller::make_policy(policies[p].name, policies[p].settings);

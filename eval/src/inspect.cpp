@@ -39,9 +39,12 @@ std::string describe_controller(const data::Controller& c) {
     std::ostringstream out;
     out << "controller, GRU hidden " << c.hidden_size() << ", " << c.feature_count()
         << " features, " << c.parameter_count() << " parameters, " << c.base << " base";
-    if (c.base == data::kForecastBase) {
-        out << " (holt level " << c.forecast_level_alpha << ", trend " << c.forecast_trend_beta
-            << ")";
+    if (c.base == data::kForecastBase || c.base == data::kBlendBase) {
+        out << " (holt level " << c.forecast_level_alpha << ", trend " << c.forecast_trend_beta;
+        if (c.base == data::kBlendBase) {
+            out << "; fast level " << c.fast_level_alpha << ", trend " << c.fast_trend_beta;
+        }
+        out << ")";
     }
     out << ", alpha " << c.alpha << ", tau " << c.tau << ", ds_max " << c.ds_max_fraction
         << " x mean width, trained " << c.training.steps << " steps (seed " << c.training.seed

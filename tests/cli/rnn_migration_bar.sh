@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # rnn_migration_bar.sh EVAL CONTROLLER OUTDIR [BAR_RANKS]
 # Issue 4's migration bar at the rank counts BAR_RANKS (comma-separated, default 8)
-# where a shipped low-migration controller meets it (docs/training.md): on 64
+# where a shipped low-migration controller meets it (docs/research_log.md): on 64
 # held-out scenarios x 100 events, imbalance within 0.2 points of the tuned
 # reactive rule (or below it) and at or below static, with at most a fifth of
 # reactive's migrated slices; at P = 2 and 4 never more imbalance than static.

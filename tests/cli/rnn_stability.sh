@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # rnn_stability.sh EVAL CONTROLLER OUTDIR [RANKS]
 # Issue 4's 400-event stability rollout at the rank counts RANKS (comma-separated,
-# default 8,16) where a shipped controller holds it (docs/training.md): on 20 held-out
+# default 8,16) where a shipped controller holds it (docs/research_log.md): on 20 held-out
 # scenarios, the rnn's imbalance over events 101-400 (from the 100- and 400-event time
 # averages) stays within 0.2 points of reactive's over the same events (or below it),
 # and its migration there stays under half of reactive's rate. Deterministic

@@ -24,7 +24,7 @@ TEST_CASE("controller: round trip is exact", "[data][controller]") {
     CHECK(test::same(written, read));
     CHECK(read.hidden_size() == 24);
     CHECK(read.feature_count() == 12);
-    // DESIGN section 3: 2,761 parameters with PyTorch's GRU layout.
+    // docs/design.md section 3: 2,761 parameters with PyTorch's GRU layout.
     CHECK(read.parameter_count() == 2761);
 }
 
@@ -63,6 +63,44 @@ TEST_CASE("controller: a forecast base round-trips; a version-1 file reads as re
     one_head.head_bias = {0.5};
     CHECK_DATA_ERROR(data::write_controller(dir.file("bad.h5"), one_head), dir.file("bad.h5"),
                      "'head/weight' has shape [1,8], expected [2,8]");
+}
+
+TEST_CASE("controller: a blend base round-trips with its fast forecaster and three outputs",
+          "[data][controller]") {
+    TempDir dir;
+    auto path = dir.file("blend.h5");
+    data::Controller written = test::sample_controller(8, 18);
+    written.base = data::kBlendBase;
+    written.fast_level_alpha = 0.9;
+    written.fast_trend_beta = 0.2;
+    written.head_weight = data::Matrix(3, 8, 0.25);
+    written.head_bias = {0.5, -0.5, 0.1};
+    written.head_input_weight = data::Matrix(3, 18, 0.125); // the optional skip connection
+    data::write_controller(path, written);
+    data::Controller read = data::read_controller(path);
+    CHECK(test::same(written, read));
+    CHECK(read.fast_level_alpha == 0.9);
+    CHECK(read.fast_trend_beta == 0.2);
+    CHECK(read.output_count() == 3);
+    CHECK(read.head_input_weight == written.head_input_weight);
+    CHECK(read.parameter_count() == written.parameter_count());
+    // A two-output head does not fit the blend base, nor a fast level of 0.
+    data::Controller two = written;
+    two.head_weight = data::Matrix(2, 8, 0.25);
+    two.head_bias = {0.5, -0.5};
+    CHECK_DATA_ERROR(data::write_controller(dir.file("bad.h5"), two), dir.file("bad.h5"),
+                     "'head/weight' has shape [2,8], expected [3,8]");
+    data::Controller skewed = written;
+    skewed.head_input_weight = data::Matrix(3, 17, 0.0);
+    CHECK_DATA_ERROR(data::write_controller(dir.file("bad.h5"), skewed), dir.file("bad.h5"),
+                     "'head/input_weight' has shape [3,17], expected [3,18]");
+    data::Controller still = written;
+    still.fast_level_alpha = 0.0;
+    CHECK_DATA_ERROR(data::write_controller(dir.file("bad.h5"), still), dir.file("bad.h5"),
+                     "fast_level_alpha must be in (0, 1]");
+    // The attribute is required of a blend file.
+    test::delete_attribute(path, "/", "fast_trend_beta");
+    CHECK_THROWS_AS(data::read_controller(path), data::Error);
 }
 
 TEST_CASE("controller: a file without training provenance is accepted", "[data][controller]") {

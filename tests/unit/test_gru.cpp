@@ -78,3 +78,33 @@ TEST_CASE("Eigen GRU equals the naive formula over several steps and columns",
         }
     }
 }
+
+TEST_CASE("Eigen GRU head: the skip connection adds its linear read of the inputs",
+          "[controller][gru]") {
+    data::Controller c = test::sample_controller(8, 12, 7);
+    std::mt19937_64 rng(3);
+    std::normal_distribution<double> normal(0.0, 1.0);
+    c.head_input_weight = data::Matrix(1, 12, 0.0);
+    for (double& v : c.head_input_weight.values) {
+        v = normal(rng);
+    }
+    controller::GruCell with_skip(c);
+    data::Controller plain = c;
+    plain.head_input_weight = data::Matrix{};
+    controller::GruCell without(plain);
+    Eigen::MatrixXf h = Eigen::MatrixXf::Random(8, 3);
+    Eigen::MatrixXd x(12, 3);
+    for (Eigen::Index k = 0; k < x.size(); ++k) {
+        x.data()[k] = normal(rng);
+    }
+    const Eigen::MatrixXd a = with_skip.heads(h, x);
+    const Eigen::MatrixXd b = without.heads(h, x);
+    CHECK(b == without.heads(h)); // no skip: the inputs do not enter
+    for (Eigen::Index col = 0; col < 3; ++col) {
+        double skip = 0.0;
+        for (std::size_t f = 0; f < 12; ++f) {
+            skip += c.head_input_weight(0, f) * x(static_cast<Eigen::Index>(f), col);
+        }
+        CHECK(a(0, col) - b(0, col) == Approx(skip).margin(1e-5));
+    }
+}

@@ -1,5 +1,6 @@
 // The policy registry and every style's contract on whole rollouts.
 
+#include "cellshift/controller/forecast_base.hpp"
 #include "cellshift/controller/holt.hpp"
 #include "cellshift/controller/partition.hpp"
 #include "cellshift/controller/registry.hpp"
@@ -144,6 +145,31 @@ TEST_CASE("rnn: a forecast base with a zero head is holt, event by event", "[con
         differ += cheap->decide(o) != dear->decide(p) ? 1 : 0;
     }
     CHECK(differ > 0);
+}
+
+TEST_CASE("rnn: a blend base is holt at a zero head and the fast holt at full blend",
+          "[controller][rnn]") {
+    // aim = target + tanh(o3) (fast - target) for o3 >= 0: o3 = 0 is the base forecaster's split,
+    // o3 = 20 (tanh = 1 in double) the fast forecaster's, event by event.
+    for (const auto& [layout, fast_level, fast_trend] :
+         {std::tuple{Layout{96, 8, 2}, 1.0, 0.3}, std::tuple{Layout{96, 16, 3}, 0.9, 0.1}}) {
+        INFO("P " << layout.ranks << " fast holt " << fast_level << "/" << fast_trend);
+        auto weights = untrained_blend_controller(0.6, 0.0, fast_level, fast_trend, 24, 5);
+        const Rollout slow = roll(*make_policy("holt"), layout, 80);
+        CHECK(roll(*make_rnn_policy(weights), layout, 80).boundaries == slow.boundaries);
+        auto fast_holt =
+            make_policy("holt", {{{"level_alpha", fast_level}, {"trend_beta", fast_trend}}, ""});
+        const Rollout fast = roll(*fast_holt, layout, 80);
+        CHECK(fast.boundaries != slow.boundaries); // the two forecasts do differ here
+        weights.head_bias[2] = 20.0;
+        CHECK(roll(*make_rnn_policy(weights), layout, 80).boundaries == fast.boundaries);
+        // A negative output leans at most a tenth of the way away from the fast split.
+        CHECK(forecast_blend(-30.0) == Approx(-kBlendLeak));
+        CHECK(forecast_blend(0.0) == 0.0);
+        // Half way: not the base's decisions.
+        weights.head_bias[2] = std::atanh(0.5);
+        CHECK(roll(*make_rnn_policy(weights), layout, 80).boundaries != slow.boundaries);
+    }
 }
 
 TEST_CASE("registry: bad names, parameters and observations are one-line errors",

@@ -1,5 +1,5 @@
 #pragma once
-// The forecast base of the learned controller (issue 22, DESIGN 8.2). The base
+// The forecast base of the learned controller (issue 22, docs/design.md 8.2). The base
 // proposal of boundary k is the equal-load split of Holt's per-slice forecast
 // (the `holt` baseline's target) minus the current boundary, d_k = target_k - b_k.
 // The GRU's two head outputs (o_gain, o_corr) shape it per boundary:
@@ -12,6 +12,14 @@
 // purpose: a wider gain (up to 1.5) and a correction of a quarter of ds_max won 1.3% on
 // the generator's validation seeds and lost 3-5% on the validation simulator traces,
 // where the extra moves turned into oscillation (docs/controller.md).
+// The blend base (a third output) aims the same move at a per-boundary blend of two
+// equal-load splits instead of one: the base forecaster's target_k and a faster
+// forecaster's fast_k (level 1, trend 0.3 by default: what cheap migration rewards),
+//     aim_k = target_k + w(o_blend) (fast_k - target_k),
+//     w(o) = tanh(o) for o >= 0, kBlendLeak tanh(o) below: in (-0.1, 1),
+// so w = 0 (a zero head) is the base, w -> 1 the fast split.
+// The head decides per boundary and per event which forecast to trust, from the
+// features (migration cost included).
 // The move is rounded half away from zero (the hard loop's llround), then the
 // boundaries are made feasible by the monotone projection below. The LibTorch
 // surrogate (surrogate/soft_loop.cpp) computes the same formulas on tensors.
@@ -24,11 +32,13 @@ namespace cellshift::controller {
 
 inline constexpr double kGainMax = 1.2;
 inline constexpr double kCorrectionSlices = 1.0;
+inline constexpr double kBlendLeak = 0.1;
 
 // The bias that makes g(0) = 1: atanh(2 / kGainMax - 1).
 double gain_offset();
 double forecast_gain(double output);
 double forecast_correction(double output);
+double forecast_blend(double output);
 
 // The nearest feasible boundaries to `interior` (P-1 whole-slice cuts, any order)
 // in the sense of a running maximum: u_k = b_k - k w_min is clamped to

@@ -30,6 +30,9 @@ public:
     void step(const Eigen::MatrixXd& x, Eigen::MatrixXf& h) const;
     // The head's outputs per column of h: [O, B].
     Eigen::MatrixXd heads(const Eigen::MatrixXf& h) const;
+    // The same plus the head's linear read of the inputs x [F, B] (the file's
+    // head/input_weight; nothing when the file has none).
+    Eigen::MatrixXd heads(const Eigen::MatrixXf& h, const Eigen::MatrixXd& x) const;
     // Its first output per column of h: [B] (the reactive base's residual).
     Eigen::VectorXd head(const Eigen::MatrixXf& h) const;
 
@@ -38,6 +41,7 @@ private:
     Eigen::VectorXf b_ih_, b_hh_;
     Eigen::MatrixXf head_w_; // [O, H]
     Eigen::VectorXf head_b_; // [O]
+    Eigen::MatrixXf head_x_; // [O, F], or empty
     // Work buffers, reused between steps (the policy is used by one thread).
     mutable Eigen::MatrixXf xf_, gi_, gh_;
     mutable Eigen::ArrayXXf rz_, cand_;

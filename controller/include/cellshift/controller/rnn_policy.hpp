@@ -5,7 +5,9 @@
 //             ds = ds_max tanh(atanh(ds_r / ds_max) + r), and all moves go through
 //             the joint feasible update (the paper's controller);
 //   forecast: a gain and a correction on the move to holt's equal-load split
-//             (forecast_base.hpp), then the monotone projection.
+//             (forecast_base.hpp), then the monotone projection;
+//   blend:    the same, aimed at a per-boundary blend of that split and a faster
+//             forecaster's (a third output).
 // alpha, tau, ds_max_fraction and the forecaster's constants come from the file, so
 // deployment uses exactly the constants the controller was trained with.
 
@@ -35,5 +37,11 @@ data::Controller untrained_controller(const ReactiveParams& params, std::size_t 
 // reproduces `holt` with these constants exactly.
 data::Controller untrained_forecast_controller(double level_alpha, double trend_beta,
                                                std::size_t hidden = 24, std::uint64_t seed = 0);
+
+// An untrained blend-base controller (zero 3-output head): `holt` with the first
+// constants exactly; the head's third output aims at the fast forecaster's split.
+data::Controller untrained_blend_controller(double level_alpha, double trend_beta,
+                                            double fast_level_alpha, double fast_trend_beta,
+                                            std::size_t hidden = 24, std::uint64_t seed = 0);
 
 } // namespace cellshift::controller

@@ -1,5 +1,5 @@
 #pragma once
-// The frozen controller file (format "cellshift.controller", DESIGN section 6):
+// The frozen controller file (format "cellshift.controller", docs/design.md section 6):
 // one GRU cell with shared weights (PyTorch gate order r, z, n), a linear head,
 // the constants of the reactive rule, and the clamp range of every feature.
 // Version 2 adds the base proposal the GRU corrects (`base`) and the per-slice
@@ -30,6 +30,9 @@ struct TrainingProvenance {
 // The proposal the GRU corrects (controller/base.hpp says what each one means).
 inline constexpr const char* kReactiveBase = "reactive";
 inline constexpr const char* kForecastBase = "forecast";
+// The forecast base's move, aimed at a per-boundary blend of two Holt splits: the
+// base forecaster's and a faster one's (fast_level_alpha, fast_trend_beta).
+inline constexpr const char* kBlendBase = "blend";
 
 // The per-slice forecaster of every file before version 2 (the forecast features'
 // thrifty smoothing); controller/features.hpp takes its defaults from here.
@@ -37,7 +40,7 @@ inline constexpr double kV1ForecastLevelAlpha = 0.1;
 inline constexpr double kV1ForecastTrendBeta = 0.05;
 
 struct Controller {
-    std::string base = kReactiveBase;       // kReactiveBase or kForecastBase
+    std::string base = kReactiveBase;       // kReactiveBase, kForecastBase or kBlendBase
     std::vector<std::string> feature_names; // [F], in input order
     std::vector<double> clamp_min;          // [F], each feature is clamped to
     std::vector<double> clamp_max;          // [F]   [clamp_min, clamp_max]
@@ -48,6 +51,9 @@ struct Controller {
     // forecast base's target).
     double forecast_level_alpha = kV1ForecastLevelAlpha;
     double forecast_trend_beta = kV1ForecastTrendBeta;
+    // The blend base's second forecaster (written for that base only).
+    double fast_level_alpha = 1.0;
+    double fast_trend_beta = 0.3;
 
     Matrix weight_ih;              // [3H, F]
     Matrix weight_hh;              // [3H, H]
@@ -55,15 +61,24 @@ struct Controller {
     std::vector<double> bias_hh;   // [3H]
     Matrix head_weight;            // [O, H]: O = 1 (reactive base: the residual) or
     std::vector<double> head_bias; // [O]     2 (forecast base: gain and correction)
+    // The head's linear read of the features themselves, [O, F] (a skip connection:
+    // outputs = head_weight h + head_input_weight x + head_bias), or empty for none. It
+    // lets an output follow an input such as the migration cost directly, where through
+    // the GRU state it would have to be learned first.
+    Matrix head_input_weight;
 
     TrainingProvenance training;
 
     std::size_t hidden_size() const { return weight_hh.cols; }
     std::size_t feature_count() const { return feature_names.size(); }
-    std::size_t output_count() const { return base == kForecastBase ? 2 : 1; }
+    // Head outputs: reactive 1 (residual), forecast 2 (gain, correction), blend 3
+    // (gain, correction, blend weight).
+    std::size_t output_count() const {
+        return base == kBlendBase ? 3 : base == kForecastBase ? 2 : 1;
+    }
     std::size_t parameter_count() const {
         return weight_ih.values.size() + weight_hh.values.size() + bias_ih.size() + bias_hh.size() +
-               head_weight.values.size() + head_bias.size();
+               head_weight.values.size() + head_bias.size() + head_input_weight.values.size();
     }
 };
 

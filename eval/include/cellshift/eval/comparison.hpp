@@ -7,6 +7,7 @@
 #include "cellshift/data/run_record.hpp"
 #include "cellshift/data/trace.hpp"
 #include "cellshift/eval/metrics.hpp"
+#include "cellshift/eval/rollout.hpp"
 #include "cellshift/scenarios/scenario.hpp"
 #include "cellshift/scenarios/seeds.hpp"
 
@@ -27,7 +28,7 @@ struct PolicySpec {
 struct ComparisonRow {
     std::int64_t ranks = 0;
     std::string policy;
-    // The yardstick (DESIGN 8.1): modelled runtime of the rollout, migration
+    // The yardstick (docs/design.md 8.1): modelled runtime of the rollout, migration
     // included, mean over scenarios (workload units), and its ratio to static's
     // runtime on the same scenario, mean over scenarios.
     double runtime = 0.0;
@@ -64,6 +65,11 @@ struct ComparisonResult {
     std::vector<ComparisonRow> rows;
     std::vector<data::RunRecord> records; // scenario 0 of each (ranks, policy), when kept
 };
+
+// A generated scenario (or trace window) as the hard loop's input: its workload,
+// growth events, cycle phase and its own measurement jitter. `scenario` must
+// outlive the history.
+WorkloadHistory scenario_history(const scenarios::Scenario& scenario);
 
 ComparisonResult compare_on_scenarios(const std::vector<PolicySpec>& policies,
                                       const ScenarioComparison& options);
