@@ -17,8 +17,11 @@
 #      baseline's (the lowest of every default and tuned policy) and its name, the
 #      margin (controller / best - 1; <= 0 meets the bar), the oracle.
 #
+#   5. out/bars/headline.md: the README's table (P = 16, the middle mu, every workload).
+#
 #   scripts/controller_bars.sh [--build DIR] [--out DIR] [--count N] [--sweep-count N]
-#                              [--events N] [--mu LIST] [--controller FILE]
+#                              [--events N] [--mu LIST] [--controller FILE] [--tables-only]
+#                              [--keep-sweeps] (reuse OUT/sweeps of an earlier run)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build"
@@ -37,7 +40,9 @@ while [[ $# -gt 0 ]]; do
         --events) events=$2; shift 2 ;;
         --mu) mus=${2//,/ }; shift 2 ;;
         --controller) controller=$2; shift 2 ;;
-        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --tables-only) tables_only=1; shift ;;
+        --keep-sweeps) keep_sweeps=1; shift ;;
+        -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "controller_bars.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -57,10 +62,15 @@ declare -A grid=(
     [lammps-shift]="--grid threshold=1.01,1.05,1.1,1.2 --grid stop=1.01,1.05"
 )
 all_families=${families// /,}
+# --tables-only redraws bars.md and headline.md from the outputs already in OUT.
+if [[ -z ${tables_only:-} ]]; then
 mkdir -p "$out"
 start=$SECONDS
 for mu in $mus; do
     for policy in "${!grid[@]}"; do
+        if [[ -n ${keep_sweeps:-} && -f $out/sweeps/mu$mu/$policy/sweep.csv ]]; then
+            continue # the sweeps depend on the baselines only, not on the controller
+        fi
         # shellcheck disable=SC2086 # the grid is a list of options
         "$E" sweep -q --policy "$policy" ${grid[$policy]} --ranks 2,4,8,16,32,64 \
             --count "$sweep_count" --families "$all_families" --migration-cost "$mu" \
@@ -109,6 +119,7 @@ for n in 100 400; do
         --policies holt,rnn --controller "$controller" --out "$out/stability/e$n" > /dev/null
 done
 echo "[bars] stability rollouts ($((SECONDS - start)) s)"
+fi
 /usr/bin/python3 - "$out" "$mus" "$controller" <<'PY'
 import csv, glob, os, sys
 out, mus, controller = sys.argv[1], sys.argv[2].split(), sys.argv[3]
@@ -167,6 +178,26 @@ if worst and worst[0][0] > 0:
         f"{n} P={P} mu={mu} {100 * m:+.2f}% vs {b}" for m, mu, n, P, b in worst[:8] if m > 0) + ".")
 lines[4:4] = summary + [""]
 open(os.path.join(out, "bars.md"), "w").write("\n".join(lines) + "\n")
+# The README's headline: P = 16, the middle mu, every workload, the main policies.
+mid = mus[len(mus) // 2]
+cols = ["reactive", "persistence", "holt", "lammps-shift", "rnn", "oracle"]
+head = [f"Runtime relative to static at P = 16, mu = {mid} (lower is better; `best tuned*`: "
+        "the best causal policy at its sweep's best point)", "",
+        "| workload | " + " | ".join(cols[:-2]) + " | best tuned* | rnn (default) | oracle |",
+        "| --- |" + " ---: |" * (len(cols) + 1)]
+for folder in sorted(glob.glob(os.path.join(out, f"mu{mid}", "*"))):
+    val = {r["policy"]: float(r["runtime_vs_static"])
+           for r in rows_of(os.path.join(folder, "defaults")) if int(r["ranks"]) == 16}
+    tuned = {r["policy"] + "*": float(r["runtime_vs_static"])
+             for t in glob.glob(os.path.join(folder, "tuned-*"))
+             for r in rows_of(t) if int(r["ranks"]) == 16}
+    if not val or not tuned:
+        continue
+    best = min(tuned, key=tuned.get)
+    head.append(f"| {os.path.basename(folder)} | " +
+                " | ".join(f"{val[c]:.3f}" for c in cols[:-2]) +
+                f" | {tuned[best]:.3f} ({best[:-1]}) | {val['rnn']:.3f} | {val['oracle']:.3f} |")
+open(os.path.join(out, "headline.md"), "w").write("\n".join(head) + "\n")
 print("\n".join(summary))
 print(f"wrote {os.path.join(out, 'bars.md')}")
 PY

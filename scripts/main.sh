@@ -5,7 +5,7 @@
 #
 # 1. scripts/setup.sh (Debian packages, build into build/)
 # 2. train a small controller from scratch with the default controller's recipe
-#    (data/configs/train_default.toml, --train STEPS, default 150; progress bar) into
+#    (data/configs/train_default.toml, --train STEPS, default 40; progress bar) into
 #    out/train/default.h5 and show it; the evaluations below use the shipped
 #    data/controllers/default.h5 (the README's figures); --shipped skips the training
 # 3. controller-level evaluation on held-out scenarios, P = 2..32, every policy
@@ -24,7 +24,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 count=20
-train=150
+train=40
 lambda_sweep=1
 while [ $# -gt 0 ]; do
     case $1 in
@@ -54,7 +54,7 @@ fi
 if [ "$train" -gt 0 ]; then
     say "training a small controller from scratch with the default recipe: $train steps"
     build/trainer/cellshift-train --config data/configs/train_default.toml --steps "$train" \
-        --validate-every 50 --out out/train/default.h5
+        --validate-every 10 --out out/train/default.h5
     $E inspect out/train/default.h5
 fi
 
@@ -108,7 +108,7 @@ grep -c '"elements"' out/bench/sem_scaling.jsonl | sed 's/$/ scaling points in o
 
 if [ "$lambda_sweep" = 1 ] && [ -x build/trainer/cellshift-train ]; then
     say "the rnn's lambda sweep (scripts/lambda_sweep.sh)"
-    bash scripts/lambda_sweep.sh --count "$count" --steps "$((train > 0 ? train : 150))" \
+    bash scripts/lambda_sweep.sh --count "$count" --steps 150 \
         --lambdas "0.0001 0.002 0.05"
 fi
 
