@@ -1,5 +1,5 @@
 #pragma once
-// The differentiable surrogate of the load-balancing loop (DESIGN section 4), in
+// The differentiable surrogate of the load-balancing loop (docs/design.md section 4), in
 // LibTorch, batched over scenarios that share P, S and w_min.
 //
 // Boundaries are real. Rank p's time is sum_s W_s [sig((c_s - b_p)/T) - sig((c_s - b_{p+1})/T)]
@@ -18,8 +18,8 @@
 // slack of the rank it moves into, which keeps every rank >= w_min, then rounded
 // to whole slices with a straight-through gradient), and the loss
 // takes the noise-free imbalance and spread of interval t plus lambda per moved slice
-// (Objective::Loss, DESIGN section 4), or the interval's modelled runtime over its
-// perfectly balanced time, migration included (Objective::Runtime, DESIGN 8.1).
+// (Objective::Loss, docs/design.md section 4), or the interval's modelled runtime over its
+// perfectly balanced time, migration included (Objective::Runtime, docs/design.md 8.1).
 
 #include "cellshift/controller/features.hpp"
 #include "cellshift/controller/reactive.hpp"
@@ -74,8 +74,8 @@ struct ResidualGruImpl : torch::nn::Module {
 TORCH_MODULE(ResidualGru);
 
 enum class Objective {
-    Loss,    // mean_t (G_t + w spread_t + lambda M_t): DESIGN section 4
-    Runtime, // mean_t (interval_t / mean_p T_p(t) - 1 + w spread_t): DESIGN 8.1
+    Loss,    // mean_t (G_t + w spread_t + lambda M_t): docs/design.md section 4
+    Runtime, // mean_t (interval_t / mean_p T_p(t) - 1 + w spread_t): docs/design.md 8.1
 };
 
 struct SoftLoopConfig {
@@ -87,7 +87,7 @@ struct SoftLoopConfig {
     // does, with the identity as its gradient (straight-through estimator). Without
     // it the surrogate rewards sub-slice moves that the hard loop rounds away.
     bool round_moves = true;
-    // Weight of the normalised spread in the loss. DESIGN's objective uses 1; 0
+    // Weight of the normalised spread in the loss. the design's objective uses 1; 0
     // trains on the global imbalance alone, which is what the quality bar measures:
     // evening out ranks that are not the slowest costs migration and no imbalance.
     double spread_weight = 1.0;
@@ -140,7 +140,7 @@ torch::Tensor soft_reactive(const torch::Tensor& observed_times, const torch::Te
                             const controller::ReactiveParams& params, double ds_max,
                             double sharpness);
 
-// The soft modelled runtime of one interval [B] (DESIGN 8.1): noise-free soft
+// The soft modelled runtime of one interval [B] (docs/design.md 8.1): noise-free soft
 // rank times under `after` of the workload w [B, S], plus mu [B] times each
 // rank's migration traffic (the soft load between a boundary's old and new
 // position, charged to both neighbours of that boundary), plus kappa x the mean
