@@ -134,7 +134,14 @@ bool same(const data::RunRecord& a, const data::RunRecord& b) {
            a.migrated_slices == b.migrated_slices && a.imbalance == b.imbalance &&
            a.elements == b.elements && a.clock == b.clock && a.policy == b.policy &&
            a.slices == b.slices && a.w_min == b.w_min && a.configuration == b.configuration &&
-           a.source == b.source;
+           a.source == b.source && a.totals.has_value() == b.totals.has_value() &&
+           (!a.totals || (a.totals->steps == b.totals->steps &&
+                          a.totals->model_runtime == b.totals->model_runtime &&
+                          a.totals->model_migration == b.totals->model_migration &&
+                          a.totals->model_mean == b.totals->model_mean &&
+                          a.totals->measured_runtime == b.totals->measured_runtime &&
+                          a.totals->wall_seconds == b.totals->wall_seconds &&
+                          a.totals->ghosts == b.totals->ghosts));
 }
 
 data::Checkpoint sample_checkpoint() {
@@ -168,7 +175,7 @@ data::Checkpoint sample_checkpoint() {
 
 bool same(const data::Checkpoint& a, const data::Checkpoint& b) {
     return a.step == b.step && a.time == b.time && a.next_cell_id == b.next_cell_id &&
-           a.positions.values == b.positions.values && a.element_id == b.element_id &&
+           a.positions == b.positions && a.element_id == b.element_id &&
            a.element_cell == b.element_cell && a.element_adhesive == b.element_adhesive &&
            a.cell_id == b.cell_id && a.cell_type == b.cell_type &&
            a.cell_generation == b.cell_generation && a.cell_next_serial == b.cell_next_serial &&
