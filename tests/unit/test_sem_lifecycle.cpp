@@ -168,6 +168,7 @@ TEST_CASE("the same seed gives the same trajectory, another seed another one") {
     const sim::Tissue a = test::grown_tissue(p, 400);
     const sim::Tissue b = test::grown_tissue(p, 400);
     CHECK(a.elements.x == b.elements.x);
+    CHECK(a.elements.y == b.elements.y);
     CHECK(a.elements.z == b.elements.z);
     CHECK(a.elements.cell == b.elements.cell);
     p.seed = 2;
@@ -188,7 +189,8 @@ TEST_CASE("all-pairs and binned trajectories agree") {
     REQUIRE(x.id == y.id);
     double worst = 0.0;
     for (std::size_t i = 0; i < x.size(); ++i) {
-        worst = std::max({worst, std::abs(x.x[i] - y.x[i]), std::abs(x.z[i] - y.z[i])});
+        worst = std::max({worst, std::abs(x.x[i] - y.x[i]), std::abs(x.y[i] - y.y[i]),
+                          std::abs(x.z[i] - y.z[i])});
     }
     CHECK(worst < 1e-9);
 }
