@@ -42,6 +42,10 @@ int print_devices(int rank, int size) {
         std::cout << "  device " << d.index << ": " << d.name << ", compute " << d.compute_major
                   << "." << d.compute_minor << ", " << (d.memory_bytes >> 20) << " MiB\n";
     }
+    std::cout << "backends runnable here:";
+    for (const std::string& name : cellshift::sim::runnable_backends())
+        std::cout << " " << name;
+    std::cout << "\n";
     return 0;
 }
 

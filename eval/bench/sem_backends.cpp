@@ -1,9 +1,11 @@
 // Benchmark of the SEM force backends (issue: SEM core). Not a test: it prints
 // figures and asserts nothing about time. Sections:
-//   scaling    element-steps/s of every available backend on the fcc lattice of
+//   scaling    element-steps/s of every available backend (thrust-omp: the CUDA
+//              source on the CPU, beside cpu-binned) on the fcc lattice of
 //              LAMMPS' bench deck (density 0.8442, Morse alpha 5, r_c 2.5) for N
 //              from ~1e3 up to --max-n, the fitted exponent of time per step vs N,
-//              and the binned / all-pairs ratio at the largest common N;
+//              the binned / all-pairs ratio at the largest common N, and with a GPU
+//              the CUDA backends against the paper's L40S figures;
 //   lammps     cpu-binned and LAMMPS pair_style morse (eval/bench/in.morse.bench)
 //              side by side, one thread each, measured in the same run;
 //   schedule   fixed static, fixed dynamic and adaptive OpenMP schedules of
@@ -30,6 +32,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -104,14 +107,58 @@ sim::SemParams lattice_params(const sim::Lattice& l) {
     return p;
 }
 
+bool available(const std::string& backend) {
+    try {
+        sim::make_backend(backend, sim::SemParams{});
+        return true;
+    } catch (const std::invalid_argument&) {
+        return false;
+    }
+}
+
+// The source paper's L40S figures (1,000 steps of its tissue): element-steps/s.
+struct PaperFigure {
+    const char* backend;
+    double elements, seconds_per_1000_steps;
+};
+constexpr PaperFigure kPaperL40S[] = {{"cuda-binned", 1.6e5, 7.2},
+                                      {"cuda-allpairs", 1.6e5, 14.1},
+                                      {"cuda-binned", 6.3e6, 255.0},
+                                      {"cuda-allpairs", 6.3e6, 2355.0}};
+
+// Speed of `numerator` over `denominator` at the largest N both measured.
+void print_ratio(const std::map<std::string, std::vector<std::pair<double, double>>>& curve,
+                 const std::string& numerator, const std::string& denominator) {
+    if (!curve.count(numerator) || !curve.count(denominator))
+        return;
+    const auto& num = curve.at(numerator);
+    const auto& den = curve.at(denominator);
+    for (auto it = den.rbegin(); it != den.rend(); ++it) {
+        auto match = std::find_if(num.begin(), num.end(),
+                                  [&](const auto& b) { return b.first == it->first; });
+        if (match != num.end()) {
+            std::printf("{\"section\": \"scaling\", \"ratio\": \"%s speed / %s speed\", "
+                        "\"elements\": %.0f, \"value\": %.3g}\n",
+                        numerator.c_str(), denominator.c_str(), it->first,
+                        it->second / match->second);
+            return;
+        }
+    }
+}
+
 void scaling(const Options& o, bool have_cuda) {
     std::vector<std::string> backends{"cpu-binned", "cpu-verlet", "cpu-allpairs"};
+    // The GPU backends' own source on the CPU: its cost beside cpu-binned.
+    for (const char* name : {"thrust-omp-binned", "thrust-omp-allpairs"})
+        if (available(name))
+            backends.push_back(name);
     if (have_cuda) {
         backends.push_back("cuda-binned");
         backends.push_back("cuda-allpairs");
     }
     std::map<std::string, std::vector<std::pair<double, double>>> curve; // N -> s/step
-    for (int n : {6, 10, 14, 20, 30, 40, 63, 80, 100, 116}) {
+    // n = 34: 1.57e5 elements, the paper's smaller size; 116: 6.24e6, its largest.
+    for (int n : {6, 10, 14, 20, 30, 34, 40, 63, 80, 100, 116}) {
         const double N = 4.0 * n * n * n;
         const bool gpu_only = N > 1.1e6;
         if (N > o.max_n && !(have_cuda && gpu_only && o.max_n >= 6e6))
@@ -120,11 +167,12 @@ void scaling(const Options& o, bool have_cuda) {
         const sim::SemParams p = lattice_params(lattice);
         for (const std::string& name : backends) {
             const bool cuda = name.rfind("cuda", 0) == 0;
+            const bool allpairs = name.find("allpairs") != std::string::npos;
             if (gpu_only && !cuda)
                 continue;
             if (N > o.max_n && !cuda)
                 continue;
-            if (name == "cpu-allpairs" && N > o.allpairs_max)
+            if (allpairs && !cuda && N > o.allpairs_max)
                 continue;
             if (name == "cuda-allpairs" && N > o.cuda_allpairs_max)
                 continue;
@@ -152,18 +200,22 @@ void scaling(const Options& o, bool have_cuda) {
                         name.c_str(), loglog_slope(fit), fit.front().first, fit.back().first);
         }
     }
-    for (const std::string& kind : {std::string("cpu"), std::string("cuda")}) {
-        const auto& binned = curve[kind + "-binned"];
-        const auto& allpairs = curve[kind + "-allpairs"];
-        for (auto it = allpairs.rbegin(); it != allpairs.rend(); ++it) {
-            auto match = std::find_if(binned.begin(), binned.end(),
-                                      [&](const auto& b) { return b.first == it->first; });
-            if (match != binned.end()) {
-                std::printf("{\"section\": \"scaling\", \"ratio\": \"%s-binned speed / %s-allpairs "
-                            "speed\", \"elements\": %.0f, \"value\": %.1f}\n",
-                            kind.c_str(), kind.c_str(), it->first, it->second / match->second);
-                break;
-            }
+    for (const std::string kind : {"cpu", "thrust-omp", "cuda"})
+        print_ratio(curve, kind + "-binned", kind + "-allpairs");
+    print_ratio(curve, "thrust-omp-binned", "cpu-binned");
+    // Against the paper's L40S at the sizes it reports (nearest measured N within 10%).
+    for (const PaperFigure& paper : kPaperL40S) {
+        if (!curve.count(paper.backend))
+            continue;
+        for (const auto& [N, seconds] : curve.at(paper.backend)) {
+            if (std::abs(N / paper.elements - 1.0) > 0.1)
+                continue;
+            const double paper_speed = paper.elements * 1000.0 / paper.seconds_per_1000_steps;
+            std::printf(
+                "{\"section\": \"scaling\", \"ratio\": \"%s speed / paper L40S speed\", "
+                "\"elements\": %.0f, \"paper_elements\": %.2g, \"paper_element_steps_per_s\": "
+                "%.3g, \"value\": %.3g}\n",
+                paper.backend, N, paper.elements, paper_speed, N / seconds / paper_speed);
         }
     }
 }

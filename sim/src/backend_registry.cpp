@@ -5,16 +5,16 @@
 #include "cpu_backend.hpp"
 #include "cpu_binned.hpp"
 #include "cpu_verlet.hpp"
-#include "cuda_backends.hpp"
+#include "portable_backends.hpp"
 
 #include <stdexcept>
 
 namespace cellshift::sim {
 
 const std::vector<std::string>& backend_names() {
-    static const std::vector<std::string> names{"auto",          "cpu",        "cuda",
-                                                "cpu-allpairs",  "cpu-binned", "cpu-verlet",
-                                                "cuda-allpairs", "cuda-binned"};
+    static const std::vector<std::string> names{
+        "auto",       "cpu",           "cuda",        "cpu-allpairs",        "cpu-binned",
+        "cpu-verlet", "cuda-allpairs", "cuda-binned", "thrust-omp-allpairs", "thrust-omp-binned"};
     return names;
 }
 
@@ -53,10 +53,28 @@ std::unique_ptr<ForceBackend> make_backend(const std::string& requested, const S
         return make_cuda_allpairs_backend(params);
     if (name == "cuda-binned")
         return make_cuda_binned_backend(params);
+    if (name == "thrust-omp-allpairs")
+        return make_thrust_omp_allpairs_backend(params);
+    if (name == "thrust-omp-binned")
+        return make_thrust_omp_binned_backend(params);
     std::string known;
     for (const auto& n : backend_names())
         known += (known.empty() ? "" : ", ") + n;
     throw std::invalid_argument("unknown backend '" + requested + "' (known: " + known + ")");
+}
+
+std::vector<std::string> runnable_backends() {
+    std::vector<std::string> runnable;
+    for (const std::string& name : backend_names()) {
+        if (name == "auto" || name == "cpu" || name == "cuda")
+            continue;
+        try {
+            make_backend(name, SemParams{});
+            runnable.push_back(name);
+        } catch (const std::invalid_argument&) {
+        }
+    }
+    return runnable;
 }
 
 } // namespace cellshift::sim

@@ -35,9 +35,8 @@ void BinSort::build(const BinGrid& grid, const double* x, const double* y, const
 }
 
 std::int64_t BinSort::neighbourhood(const BinGrid& grid, int b) const {
-    const int bz = b % grid.nz;
-    const int by = (b / grid.nz) % grid.ny;
-    const int bx = b / (grid.nz * grid.ny);
+    int bx = 0, by = 0, bz = 0;
+    grid.coordinates(b, bx, by, bz);
     const int z0 = std::max(bz - 1, 0);
     const int z1 = std::min(bz + 1, grid.nz - 1);
     std::int64_t total = 0;

@@ -48,9 +48,8 @@ ForceStats CpuBinnedBackend::compute_forces(const Elements& e, ForceField& f) {
         if (!is_active(i))
             continue;
         const int b = sort_.bin[i];
-        const int bz = b % g.nz;
-        const int by = (b / g.nz) % g.ny;
-        const int bx = b / (g.nz * g.ny);
+        int bx = 0, by = 0, bz = 0;
+        g.coordinates(b, bx, by, bz);
         const double xi = sx_[s], yi = sy_[s], zi = sz_[s];
         const std::int64_t ci = scell_[s];
         double fx = 0.0, fy = 0.0, fz = 0.0, energy = 0.0;

@@ -44,7 +44,8 @@ void CpuVerletBackend::build(const Elements& e) {
     const auto scan = [&](std::size_t s, auto&& keep) {
         const auto i = static_cast<std::size_t>(order[s]);
         const int b = sort_.bin[i];
-        const int bz = b % g.nz, by = (b / g.nz) % g.ny, bx = b / (g.nz * g.ny);
+        int bx = 0, by = 0, bz = 0;
+        g.coordinates(b, bx, by, bz);
         const double xi = e.x[i], yi = e.y[i], zi = e.z[i];
         columns.for_each(g, start, xi, yi, zi, bx, by, bz, [&](std::int32_t j0, std::int32_t j1) {
             for (std::int32_t js = j0; js < j1; ++js) {

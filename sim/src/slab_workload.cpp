@@ -102,9 +102,8 @@ std::vector<std::int32_t> partners_within_cutoff(const Elements& e,
         if (!counted.empty() && counted[i] == 0)
             continue;
         const int b = sort.bin[i];
-        const int bz = b % grid.nz;
-        const int by = (b / grid.nz) % grid.ny;
-        const int bx = b / (grid.nz * grid.ny);
+        int bx = 0, by = 0, bz = 0;
+        grid.coordinates(b, bx, by, bz);
         std::int32_t count = 0;
         columns.for_each(grid, sort.start.data(), e.x[i], e.y[i], e.z[i], bx, by, bz,
                          [&](std::int32_t j0, std::int32_t j1) {

@@ -94,3 +94,18 @@ TEST_CASE("the initial partition follows the workload and honours w_min") {
     // P * w_min > S cannot be partitioned.
     CHECK_THROWS(sim::initial_partition(t, p, controller::Layout{8, 4, 3}));
 }
+
+TEST_CASE("a bin's coordinates invert its index on an uneven grid") {
+    const sim::BinGrid g(7.0, 5.0, 3.0, 1.0); // 7 x 5 x 3: every axis a different size
+    REQUIRE(g.count() == 105);
+    int visited = 0;
+    for (int x = 0; x < g.nx; ++x)
+        for (int y = 0; y < g.ny; ++y)
+            for (int z = 0; z < g.nz; ++z) {
+                int bx = -1, by = -1, bz = -1;
+                g.coordinates(g.index(x, y, z), bx, by, bz);
+                CHECK((bx == x && by == y && bz == z));
+                ++visited;
+            }
+    CHECK(visited == g.count());
+}

@@ -25,6 +25,12 @@ struct BinGrid {
         return c < 0 ? 0 : (c >= n ? n - 1 : c);
     }
     CELLSHIFT_HD int index(int bx, int by, int bz) const { return (bx * ny + by) * nz + bz; }
+    // The inverse of index().
+    CELLSHIFT_HD void coordinates(int b, int& bx, int& by, int& bz) const {
+        bz = b % nz;
+        by = (b / nz) % ny;
+        bx = b / (nz * ny);
+    }
     CELLSHIFT_HD int bin_of(double x, double y, double z) const {
         return index(coordinate(x, ex, nx), coordinate(y, ey, ny), coordinate(z, ez, nz));
     }

@@ -49,7 +49,6 @@ public:
     // With MPI a rank's elements are its own plus ghosts, which are partners only:
     // `active[i] == 0` marks a ghost, whose force the CPU backends skip (it is
     // left zero and its pairs are not counted). nullptr: every element is active.
-    // The CUDA backends compute every element and count every pair.
     void set_active(const std::vector<std::uint8_t>* active) { active_ = active; }
 
 protected:
@@ -58,13 +57,18 @@ protected:
 };
 
 // Registered names: cpu-allpairs, cpu-binned, cpu-verlet, cuda-allpairs,
-// cuda-binned, plus the aliases cpu (= cpu-verlet, the fastest on a CPU), cuda
+// cuda-binned, thrust-omp-allpairs, thrust-omp-binned (the CUDA backends' source on
+// Thrust's OpenMP device system: it runs where no GPU is), plus the aliases cpu (= cpu-verlet, the
+// fastest on a CPU), cuda
 // (= cuda-binned) and auto (cuda when a device is present, otherwise cpu). `note` receives one
 // informative line when auto falls back or picks. Throws std::invalid_argument for an unknown name
 // or a CUDA backend without a device.
 std::unique_ptr<ForceBackend> make_backend(const std::string& name, const SemParams& params,
                                            std::string* note = nullptr);
 const std::vector<std::string>& backend_names();
+// The registered backends (aliases left out) that can run in this process: compiled
+// in, and for cuda-* a device visible.
+std::vector<std::string> runnable_backends();
 
 // Total potential energy (pairs counted once, plus external), serial all-pairs:
 // the reference for the force = -grad(energy) test.

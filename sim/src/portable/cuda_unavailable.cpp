@@ -1,6 +1,6 @@
 // Built when nvcc was not found: the CUDA backends exist by name but say why they
 // cannot run.
-#include "cuda_backends.hpp"
+#include "../portable_backends.hpp"
 
 #include <stdexcept>
 
