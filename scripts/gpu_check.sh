@@ -45,7 +45,7 @@ h5diff -p 1e-6 "$out/e2e-cuda-binned/$last" "$out/e2e-cpu-binned/$last" > "$out/
 echo "ok: 2-rank cuda-binned == cpu-binned after 1000 steps ($last, relative 1e-6)" |
     tee -a "$out/summary.txt"
 
-build-gpu/eval/cellshift-bench-sem --section scaling --max-n 6.3e6 --repeats 3 \
+build-gpu/sim/cellshift-bench-sem --section scaling --max-n 6.3e6 --repeats 3 \
     --allpairs-max 33000 2>&1 | tee "$out/bench-sem.json"
 grep '"ratio"' "$out/bench-sem.json" | tee -a "$out/summary.txt"
 echo "gpu_check: passed" | tee -a "$out/summary.txt"

@@ -103,7 +103,7 @@ bash scripts/e2e.sh --ranks 4 --steps 1500 \
 
 say "force kernels: element-steps/s against N (short benchmark)"
 mkdir -p out/bench
-build/eval/cellshift-bench-sem --section scaling --max-n 3e4 --repeats 1 > out/bench/sem_scaling.jsonl
+build/sim/cellshift-bench-sem --section scaling --max-n 3e4 --repeats 1 > out/bench/sem_scaling.jsonl
 grep -c '"elements"' out/bench/sem_scaling.jsonl | sed 's/$/ scaling points in out\/bench\/sem_scaling.jsonl/'
 
 if [ "$lambda_sweep" = 1 ] && [ -x build/trainer/cellshift-train ]; then

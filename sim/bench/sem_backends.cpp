@@ -6,12 +6,12 @@
 //              from ~1e3 up to --max-n, the fitted exponent of time per step vs N,
 //              the binned / all-pairs ratio at the largest common N, and with a GPU
 //              the CUDA backends against the paper's L40S figures;
-//   lammps     cpu-binned and LAMMPS pair_style morse (eval/bench/in.morse.bench)
+//   lammps     cpu-binned and LAMMPS pair_style morse (sim/bench/in.morse.bench)
 //              side by side, one thread each, measured in the same run;
 //   schedule   fixed static, fixed dynamic and adaptive OpenMP schedules of
 //              cpu-binned on a grown, heterogeneous tissue.
 // Every figure is a median over --repeats runs; one JSON object per line.
-// Run: build/eval/cellshift-bench-sem [--max-n 1e6] [--repeats 3] [--threads T]
+// Run: build/sim/cellshift-bench-sem [--max-n 1e6] [--repeats 3] [--threads T]
 //        [--allpairs-max N] [--no-lammps] [--grow-steps 5000] [--section NAME]
 
 #include "cellshift/sim/cuda_devices.hpp"
