@@ -213,6 +213,9 @@ void validate(const TrainConfig& c) {
                 require(part != "evaluation",
                         path + ": a held-out evaluation trace; training and validation never "
                                "read evaluation data");
+                require(part != "external",
+                        path + ": a trace from another code, held out for the generalisation "
+                               "bar; training and validation never read it");
             }
         }
     }

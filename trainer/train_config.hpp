@@ -78,8 +78,8 @@ struct TrainConfig {
     std::vector<std::string> families{"paper"};
     // Recorded traces (cellshift.trace) replayed as training windows in a share
     // `trace_fraction` of the steps; validation_traces likewise for validation.
-    // A path inside a folder named "evaluation" is refused: held-out traces are
-    // for the final tables alone.
+    // A path inside a folder named "evaluation" or "external" is refused: held-out
+    // traces are for the final tables alone.
     std::vector<std::string> traces;
     std::vector<std::string> validation_traces;
     double trace_fraction = 0.3;
