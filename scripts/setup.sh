@@ -82,18 +82,24 @@ if [ "$install" = 1 ]; then
     else
         say "all Debian packages present"
     fi
-    # Optional: LAMMPS, the external force and speed reference (tests labelled
-    # `external`, the SEM benchmark). Without it those checks say they are skipped.
-    if ! dpkg-query -W -f='${Status}' lammps 2>/dev/null | grep -q 'install ok installed'; then
-        say "installing the optional LAMMPS reference (lammps)"
-        sudo=()
-        [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null && sudo=(sudo)
-        if ! DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends lammps >/dev/null 2>&1; then
-            if ! { "${sudo[@]}" apt-get update -qq && DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends lammps; } >/dev/null 2>&1; then
-                say "lammps could not be installed: the external LAMMPS checks will be skipped"
+    # Optional: the external references (tests labelled `external`): LAMMPS, the force
+    # and speed reference (also the SEM benchmark and scripts/external_traces.sh), and
+    # ParaView, whose own XDMF reader checks the snapshot series (about 440 MB, half a
+    # minute here). Without them those checks say they are skipped.
+    install_optional() { # PACKAGE... (the first names it in messages)
+        if ! dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; then
+            say "installing the optional external reference $1"
+            sudo=()
+            [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null && sudo=(sudo)
+            if ! DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "$@" >/dev/null 2>&1; then
+                if ! { "${sudo[@]}" apt-get update -qq && DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "$@"; } >/dev/null 2>&1; then
+                    say "$1 could not be installed: the external checks that need it will be skipped"
+                fi
             fi
         fi
-    fi
+    }
+    install_optional lammps
+    install_optional paraview python3-paraview
 fi
 
 # --- 2. Configure and build -----------------------------------------------------------

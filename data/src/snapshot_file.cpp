@@ -8,6 +8,7 @@
 #include "hdf5_io.hpp"
 
 #include <cmath>
+#include <numeric>
 #include <sstream>
 
 namespace cellshift::data {
@@ -67,6 +68,9 @@ void write_snapshot(const std::string& path, const Snapshot& s) {
         out.int_vector(kSnapshotCellType, s.cell_type);
         if (!s.rank.empty())
             out.int_vector(kSnapshotRank, s.rank);
+        std::vector<std::int64_t> vertices(s.element_id.size());
+        std::iota(vertices.begin(), vertices.end(), std::int64_t{0});
+        out.int_vector(kSnapshotVertices, vertices);
     });
 }
 
@@ -102,7 +106,9 @@ std::string xdmf_document(const std::vector<XdmfFrame>& frames) {
         };
         x << "      <Grid Name=\"elements\" GridType=\"Uniform\">\n"
           << "        <Time Value=\"" << f.time << "\"/>\n"
-          << "        <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"" << n << "\"/>\n"
+          << "        <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"" << n
+          << "\" NodesPerElement=\"1\">\n          " << item(kSnapshotVertices, "Int", n)
+          << "\n        </Topology>\n"
           << "        <Geometry GeometryType=\"XYZ\">\n          "
           << item(kSnapshotPositions, "Float", n + " 3") << "\n        </Geometry>\n";
         std::vector<const char*> attributes{kSnapshotCellId, kSnapshotCellType};

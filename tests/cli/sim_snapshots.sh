@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs a short simulation with snapshots, then checks the XDMF sidecar against the
 # HDF5 files: every "file:/dataset" it names exists with the dimensions it states,
-# and there is one time step per snapshot (positions, cell_id, cell_type, rank). Usage: sim_snapshots.sh SIM OUT_DIR
+# and there is one time step per snapshot (vertices, positions, cell_id, cell_type, rank). Usage: sim_snapshots.sh SIM OUT_DIR
 set -euo pipefail
 sim=$1
 out=$2
@@ -22,5 +22,5 @@ while IFS="|" read -r dims ref; do
     [[ "$actual" == "$dims" ]] || { echo "$file$dataset: XDMF says '$dims', HDF5 has '$actual'"; exit 1; }
     checked=$((checked + 1))
 done < <(sed -nE 's/.*Dimensions="([^"]*)".*>([^<]*)<\/DataItem>.*/\1|\2/p' "$xdmf")
-[[ $checked -eq 12 ]] || { echo "checked $checked data items, expected 12"; exit 1; }
+[[ $checked -eq 15 ]] || { echo "checked $checked data items, expected 15"; exit 1; }
 echo "xdmf matches hdf5: $frames frames, $checked data items"

@@ -33,6 +33,10 @@ inline constexpr const char* kSnapshotCellId = "cell_id";
 inline constexpr const char* kSnapshotCellType = "cell_type";
 inline constexpr const char* kSnapshotElementId = "element_id";
 inline constexpr const char* kSnapshotRank = "rank";
+// 0..N-1: the sidecar's Polyvertex connectivity, one vertex cell per element, so that
+// ParaView's default Surface view draws the elements (without it the reader finds 0
+// cells). Written for viewers; read_snapshot does not need it.
+inline constexpr const char* kSnapshotVertices = "vertices";
 
 void validate(const Snapshot& snapshot, const std::string& where);
 void write_snapshot(const std::string& path, const Snapshot& snapshot);
