@@ -22,8 +22,9 @@ namespace {
 // The numbers ES perturbs: "all" (GRU and head), "head" (the seeded GRU's state
 // as fixed features), "blend" (the blend base's third head row alone, skip
 // connection included: which forecast to aim at, the lever with the largest effect;
-// gain and correction stay at holt's full move) or "cost" (that row's bias and its
-// skip weights on the two cost features: three numbers). Fewer dimensions: a
+// gain and correction stay at holt's full move), "cost" (that row's bias and its
+// skip weights on the two cost features: three numbers) or "cost-all" (the same three
+// for each of the gain, correction and blend rows: nine). Fewer dimensions: a
 // gradient estimate that a few pairs resolve.
 std::vector<double*> trained_values(data::Controller& c, const std::string& which) {
     std::vector<std::vector<double>*> blocks{&c.weight_ih.values,
@@ -34,10 +35,16 @@ std::vector<double*> trained_values(data::Controller& c, const std::string& whic
                                              &c.head_bias,
                                              &c.head_input_weight.values};
     std::vector<double*> values;
-    if (which == "cost") { // the blend weight as a function of the host's costs alone
-        values.push_back(&c.head_bias[2]);
-        for (std::size_t f = controller::kForecastFeatureCount; f < c.head_input_weight.cols; ++f) {
-            values.push_back(&c.head_input_weight(2, f));
+    if (which == "cost" || which == "cost-all") {
+        // The blend weight ("cost"), or gain, correction and blend ("cost-all"), as
+        // functions of the host's costs alone.
+        const std::size_t first_row = which == "cost" ? 2 : 0;
+        for (std::size_t row = first_row; row < 3; ++row) {
+            values.push_back(&c.head_bias[row]);
+            for (std::size_t f = controller::kForecastFeatureCount; f < c.head_input_weight.cols;
+                 ++f) {
+                values.push_back(&c.head_input_weight(row, f));
+            }
         }
         return values;
     }

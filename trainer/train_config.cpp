@@ -54,10 +54,11 @@ void add_train_options(CLI::App& app, TrainCommandLine& line) {
     app.add_option("--es-sigma", c.es_sigma, "standard deviation of the ES parameter noise")
         ->capture_default_str();
     app.add_option("--es-parameters", c.es_parameters,
-                   "what ES fits: all (GRU and head), head (the seeded GRU stays as drawn) or "
-                   "blend (the blend base's third head row only) or cost (that row's bias and "
-                   "its weights on the two cost features)")
-        ->check(CLI::IsMember({"all", "head", "blend", "cost"}))
+                   "what ES fits: all (GRU and head), head (the seeded GRU stays as drawn), "
+                   "blend (the blend base's third head row only), cost (that row's bias and "
+                   "its weights on the two cost features) or cost-all (the same for the gain, "
+                   "correction and blend rows)")
+        ->check(CLI::IsMember({"all", "head", "blend", "cost", "cost-all"}))
         ->capture_default_str();
     app.add_option("--fast-level-alpha", c.fast_level_alpha,
                    "level smoothing of the blend base's fast forecaster (stored in the file)")
@@ -189,9 +190,9 @@ void validate(const TrainConfig& c) {
     require(c.optimiser != "es" || (c.checkpoint.empty() && !c.resume),
             "--checkpoint/--resume are for --optimiser bptt");
     require(c.es_parameters == "all" || c.es_parameters == "head" || c.es_parameters == "blend" ||
-                c.es_parameters == "cost",
-            "--es-parameters must be all, head, blend or cost");
-    require((c.es_parameters != "blend" && c.es_parameters != "cost") || c.base == "blend",
+                c.es_parameters == "cost" || c.es_parameters == "cost-all",
+            "--es-parameters must be all, head, blend, cost or cost-all");
+    require(c.es_parameters == "all" || c.es_parameters == "head" || c.base == "blend",
             "--es-parameters " + c.es_parameters + " needs --base blend");
     require(c.es_pairs >= 1 && std::isfinite(c.es_sigma) && c.es_sigma > 0,
             "--es-pairs must be >= 1 and --es-sigma > 0");

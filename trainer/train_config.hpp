@@ -39,9 +39,10 @@ struct TrainConfig {
     // differentiable surrogate) or "es" (evolution strategies on the deployed hard
     // loop, evolution.hpp: the relative runtime itself; needs --objective relative).
     std::string optimiser = "bptt";
-    std::int64_t es_pairs = 16;        // antithetic pairs per ES step (2x rollouts per scenario)
-    double es_sigma = 0.03;            // ES parameter noise
-    std::string es_parameters = "all"; // what ES fits: "all", "head" or "blend" (evolution.cpp)
+    std::int64_t es_pairs = 16; // antithetic pairs per ES step (2x rollouts per scenario)
+    double es_sigma = 0.03;     // ES parameter noise
+    std::string es_parameters =
+        "all"; // what ES fits: all, head, blend, cost, cost-all (evolution.cpp)
     double lr = 3e-3;
     double lr_min = 1e-4;           // cosine annealing floor
     double grad_clip = 1.0;         // max global gradient norm
