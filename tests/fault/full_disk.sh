@@ -91,4 +91,10 @@ if [ "$train" != - ]; then
             --validation-count 1 --out "$d/gru.h5"
     done
 fi
+if [ "$mode" != tmpfs ]; then
+    # Not a pass: the simulator's writers were not tried (ctest shows it skipped).
+    echo "skipped in part: no tmpfs (mount refused), the simulator's cases did not run;" \
+        "$checks other writers answered with one line, old files intact"
+    exit 77
+fi
 echo "full disk ($mode): $checks writers answered with one line, old files intact, no temporary files"

@@ -132,4 +132,6 @@ train)
     ;;
 *) die "unknown target '$what' (sim or train)" ;;
 esac
+# Without one kill inside a write the loop has not tested the atomic write at all.
+[ "$mid_write" -ge 1 ] || die "no kill of $kills landed mid-write (no temporary file was ever left): nothing of the atomic write was tested"
 echo "kill loop $what: $kills kills ($mid_write mid-write, temporary files left: $(temps_now)), $restarts restarts from a checkpoint; every checkpoint and completed output readable after each kill; the final result equals the uninterrupted run"
