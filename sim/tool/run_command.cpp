@@ -184,6 +184,45 @@ void print_balance_summary(const SlabSimulation& sim, double wall) {
               << std::defaultfloat;
 }
 
+// Collective: where the wall time went, per phase, as a block for rank 0 to print:
+// the mean over ranks and the slowest rank, each as a share of the wall time. The
+// decomposition's own overheads (ghost exchange, migration, decision, output) are
+// summed on the last line; waiting for the slowest rank is the imbalance the
+// balancer fights, reported on its own.
+std::string phase_summary(MPI_Comm comm, const PhaseSeconds& phases, double output_seconds,
+                          double wall) {
+    constexpr int n = PhaseSeconds::kCount + 1;
+    double local[n];
+    std::copy(phases.begin(), phases.begin() + PhaseSeconds::kCount, local);
+    local[n - 1] = output_seconds;
+    double sum[n], max[n];
+    MPI_Reduce(local, sum, n, MPI_DOUBLE, MPI_SUM, 0, comm);
+    MPI_Reduce(local, max, n, MPI_DOUBLE, MPI_MAX, 0, comm);
+    int ranks = 1;
+    MPI_Comm_size(comm, &ranks);
+    std::ostringstream out;
+    const double w = wall > 0.0 ? wall : 1.0;
+    out << std::fixed << std::setprecision(3)
+        << "where the wall time went (mean over ranks | slowest rank; % of the wall time)\n";
+    double overhead = 0.0;
+    for (int k = 0; k < n; ++k) {
+        const char* name = k < PhaseSeconds::kCount ? PhaseSeconds::name(k) : "output";
+        const double mean = sum[k] / ranks;
+        out << "  " << std::left << std::setw(18) << name << std::right << std::setw(9) << mean
+            << " s " << std::setprecision(1) << std::setw(5) << 100.0 * mean / w << " % |"
+            << std::setprecision(3) << std::setw(9) << max[k] << " s " << std::setprecision(1)
+            << std::setw(5) << 100.0 * max[k] / w << " %\n"
+            << std::setprecision(3);
+        const std::string phase = name;
+        if (phase == "ghost exchange" || phase == "migration" || phase == "decision" ||
+            phase == "output")
+            overhead += mean;
+    }
+    out << std::setprecision(1) << "  decomposition overhead " << 100.0 * overhead / w
+        << " % of the wall time (ghost exchange, migration, decision, output)\n";
+    return out.str();
+}
+
 // Collective: gathers the state; rank 0 writes it atomically (a failed write is
 // every rank's error).
 void write_checkpoint(MPI_Comm comm, const SlabSimulation& sim, const std::string& path) {
@@ -310,8 +349,15 @@ int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions&
     }
 
     SnapshotSeries snapshots(o.out, params);
+    double output_seconds = 0.0; // snapshots and checkpoints, this rank
+    const auto timed_output = [&](auto&& write) {
+        const auto t = std::chrono::steady_clock::now();
+        write();
+        output_seconds +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+    };
     if (o.snapshot_every > 0)
-        snapshots.write(comm, sim);
+        timed_output([&] { snapshots.write(comm, sim); });
     ProgressBar bar(!o.quiet && rank == 0);
     const auto start = std::chrono::steady_clock::now();
     const auto due = [&](std::int64_t every) {
@@ -340,9 +386,9 @@ int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions&
             }
         }
         if (o.snapshot_every > 0 && (step % o.snapshot_every == 0 || done == o.steps))
-            snapshots.write(comm, sim);
+            timed_output([&] { snapshots.write(comm, sim); });
         if (o.checkpoint_every > 0 && step % o.checkpoint_every == 0 && done < o.steps)
-            write_checkpoint(comm, sim, o.checkpoint);
+            timed_output([&] { write_checkpoint(comm, sim, o.checkpoint); });
         bar.show(done, o.steps,
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
@@ -350,7 +396,8 @@ int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions&
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!o.checkpoint.empty())
-        write_checkpoint(comm, sim, o.checkpoint);
+        timed_output([&] { write_checkpoint(comm, sim, o.checkpoint); });
+    const std::string phases = phase_summary(comm, sim.phase_seconds(), output_seconds, wall);
     if (rank == 0) {
         const BalanceTotals& t = sim.totals();
         std::cout << "done: " << done << " steps in " << std::setprecision(3) << wall << " s, "
@@ -360,6 +407,7 @@ int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions&
             std::cout << "; " << snapshots.count() << " snapshots in " << o.out << "/tissue.xdmf";
         std::cout << "\n";
         print_balance_summary(sim, wall);
+        std::cout << phases;
     }
     mpi::agree(comm, [&] {
         if (rank == 0 && !o.run_record.empty())

@@ -237,6 +237,13 @@ SlabSimulation::SlabSimulation(MPI_Comm comm, SemParams params, BalanceOptions b
     });
 }
 
+const char* PhaseSeconds::name(int k) {
+    static const char* const names[kCount] = {"ghost exchange",   "forces",    "integration",
+                                              "wait (step sync)", "lifecycle", "migration",
+                                              "decision"};
+    return names[k];
+}
+
 SlabSimulation::~SlabSimulation() = default;
 
 std::int64_t SlabSimulation::take_interactions() {
@@ -251,6 +258,7 @@ void SlabSimulation::run(std::int64_t steps) {
 }
 
 void SlabSimulation::step_once() {
+    const auto step_start = clock_type::now();
     const double rc = params_.cutoff;
     const auto P = static_cast<std::size_t>(size_);
     // Where every rank's elements lie: the ghost windows, and the check that
@@ -286,9 +294,13 @@ void SlabSimulation::step_once() {
     std::sort(ghosts.begin(), ghosts.end(),
               [](const ElementRecord& a, const ElementRecord& b) { return a.id < b.id; });
     merge_with_ghosts(tissue_.elements, ghosts, view_);
+    const auto forces_start = clock_type::now();
+    phases_.ghost_exchange += std::chrono::duration<double>(forces_start - step_start).count();
     backend_->set_active(&view_.active);
     const ForceStats stats = backend_->compute_forces(view_.elements, forces_);
     backend_->set_active(nullptr);
+    const auto integration_start = clock_type::now();
+    phases_.forces += std::chrono::duration<double>(integration_start - forces_start).count();
     // The same update, element by element, as CpuBackend::advance: bitwise the
     // one-rank trajectory.
     const EulerIntegrator integrator(params_);
@@ -305,6 +317,8 @@ void SlabSimulation::step_once() {
                           forces_.z[static_cast<std::size_t>(k)], own.id[i], step);
     }
     busy += seconds_since(t1);
+    const auto sync_start = clock_type::now();
+    phases_.integration += std::chrono::duration<double>(sync_start - integration_start).count();
 
     const double modelled =
         balance_.cost.step_seconds(stats.interactions, static_cast<std::int64_t>(own.size()),
@@ -333,13 +347,23 @@ void SlabSimulation::step_once() {
     totals_.measured.runtime += slowest[1];
     totals_.measured.mean += sum[1] / static_cast<double>(P);
     ++totals_.steps;
+    phases_.step_sync += seconds_since(sync_start);
 
     tissue_.step += 1;
     tissue_.time = static_cast<double>(tissue_.step) * params_.dt;
-    if (tissue_.step % params_.lifecycle_every == 0)
+    // Lifecycle and decision exclude the migration they end with (timed in migrate()).
+    if (tissue_.step % params_.lifecycle_every == 0) {
+        const auto t = clock_type::now();
+        const double migration_before = phases_.migration;
         lifecycle();
-    if (balance_.rebalance_every > 0 && tissue_.step % balance_.rebalance_every == 0)
+        phases_.lifecycle += seconds_since(t) - (phases_.migration - migration_before);
+    }
+    if (balance_.rebalance_every > 0 && tissue_.step % balance_.rebalance_every == 0) {
+        const auto t = clock_type::now();
+        const double migration_before = phases_.migration;
         rebalance();
+        phases_.decision += seconds_since(t) - (phases_.migration - migration_before);
+    }
 }
 
 DaughterIds SlabSimulation::number_daughters(const std::vector<std::int64_t>& dividing,
@@ -382,6 +406,11 @@ void SlabSimulation::lifecycle() {
 
 std::int64_t SlabSimulation::migrate() {
     const auto t0 = clock_type::now();
+    struct AddElapsed { // every return path, the collective error included
+        double& total;
+        clock_type::time_point start;
+        ~AddElapsed() { total += seconds_since(start); }
+    } timed{phases_.migration, t0};
     const std::size_t before = tissue_.elements.size();
     std::vector<std::vector<char>> out =
         pack_cells(tissue_, cell_owners(tissue_, params_, boundaries_), rank_, size_);

@@ -66,6 +66,22 @@ struct ClockTotals {
     }
 };
 
+// Where this rank's wall time went, by phase (steady clock, seconds): what the
+// decomposition itself costs beside the physics (docs/simulator.md, "Overheads").
+struct PhaseSeconds {
+    double ghost_exchange = 0.0; // extents, packing, neighbour exchange, merge
+    double forces = 0.0;         // the backend's force evaluation
+    double integration = 0.0;    // the Euler step of owned elements
+    double step_sync = 0.0;      // the per-step all-gather: mostly waiting for the slowest rank
+    double lifecycle = 0.0;      // growth, division, differentiation (not migration)
+    double migration = 0.0;      // cells to their owners, after lifecycle and rebalancing
+    double decision = 0.0;       // rebalancing: gathers, the policy, the broadcast
+    static constexpr int kCount = 7;
+    double* begin() { return &ghost_exchange; }
+    const double* begin() const { return &ghost_exchange; }
+    static const char* name(int k);
+};
+
 struct BalanceTotals {
     ClockTotals model, measured;
     std::int64_t steps = 0;
@@ -117,6 +133,7 @@ public:
     const controller::Boundaries& boundaries() const { return boundaries_; }
     const std::vector<BalanceEvent>& events() const { return events_; } // rank 0
     const BalanceTotals& totals() const { return totals_; }             // rank 0
+    const PhaseSeconds& phase_seconds() const { return phases_; }       // this rank's
     std::string backend_name() const { return backend_->name(); }
     std::string take_backend_report() { return backend_->take_report(); }
     // Interactions computed by this rank since the last call (for progress lines).
@@ -159,6 +176,7 @@ private:
     std::int64_t interactions_since_report_ = 0;
     std::vector<BalanceEvent> events_;
     BalanceTotals totals_;
+    PhaseSeconds phases_;
     // --trace-out: this rank's per-slab cost in the current interval, and rank 0's
     // rows of the finished ones.
     bool recording_trace_ = false;
