@@ -159,14 +159,17 @@ double cosine(const TrainConfig& c, std::int64_t step) {
 
 // The zero-head start: the base exactly (rnn_policy.hpp's untrained controllers).
 data::Controller start_controller(const TrainConfig& c) {
-    if (c.base == "blend") {
-        return controller::untrained_blend_controller(c.base_level_alpha, c.base_trend_beta,
-                                                      c.fast_level_alpha, c.fast_trend_beta,
-                                                      static_cast<std::size_t>(c.hidden), c.seed);
-    }
-    if (c.base == "forecast") {
-        return controller::untrained_forecast_controller(
-            c.base_level_alpha, c.base_trend_beta, static_cast<std::size_t>(c.hidden), c.seed);
+    if (c.base == "blend" || c.base == "forecast") {
+        data::Controller start =
+            c.base == "blend"
+                ? controller::untrained_blend_controller(c.base_level_alpha, c.base_trend_beta,
+                                                         c.fast_level_alpha, c.fast_trend_beta,
+                                                         static_cast<std::size_t>(c.hidden), c.seed)
+                : controller::untrained_forecast_controller(c.base_level_alpha, c.base_trend_beta,
+                                                            static_cast<std::size_t>(c.hidden),
+                                                            c.seed);
+        start.hold_horizon = c.hold_horizon;
+        return start;
     }
     return controller::untrained_controller(c.reactive, static_cast<std::size_t>(c.hidden), c.seed,
                                             static_cast<std::size_t>(c.features));

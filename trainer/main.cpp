@@ -120,14 +120,17 @@ int main(int argc, char** argv) {
         }
         data::write_controller(out, result.best);
         data::write_text_atomically(log, csv.str());
-        std::printf(
-            "wrote %s (%zu parameters, %lld steps) and %s\n"
-            "validation objective: %.5f at the zero-head start (= %s), %.5f best "
-            "(%+.1f%%)\n",
-            out.c_str(), result.best.parameter_count(), static_cast<long long>(result.steps_done),
-            log.c_str(), result.initial_validation,
-            result.best.base == data::kReactiveBase ? "reactive" : "holt", result.best_validation,
-            100.0 * (result.best_validation / result.initial_validation - 1.0));
+        std::printf("wrote %s (%zu parameters, %lld steps) and %s\n"
+                    "validation objective: %.5f at the zero-head start (= %s), %.5f best "
+                    "(%+.1f%%)\n",
+                    out.c_str(), result.best.parameter_count(),
+                    static_cast<long long>(result.steps_done), log.c_str(),
+                    result.initial_validation,
+                    result.best.base == data::kReactiveBase ? "reactive"
+                    : result.best.hold_horizon > 0.0        ? "holt with the cost gate"
+                                                            : "holt",
+                    result.best_validation,
+                    100.0 * (result.best_validation / result.initial_validation - 1.0));
         return 0;
     });
 }

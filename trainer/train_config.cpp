@@ -66,6 +66,10 @@ void add_train_options(CLI::App& app, TrainCommandLine& line) {
     app.add_option("--fast-trend-beta", c.fast_trend_beta,
                    "trend smoothing of the blend base's fast forecaster (stored in the file)")
         ->capture_default_str();
+    app.add_option("--hold-horizon", c.hold_horizon,
+                   "cost gate of a forecast or blend base: move only if the forecast says the "
+                   "move pays within this many intervals (0: no gate; stored in the file; ES only)")
+        ->capture_default_str();
     app.add_option("--lr", c.lr, "Adam learning rate (cosine-annealed)")->capture_default_str();
     app.add_option("--lr-min", c.lr_min, "learning rate at the end of the cosine")
         ->capture_default_str();
@@ -168,6 +172,11 @@ void validate(const TrainConfig& c) {
     require(c.fast_level_alpha > 0 && c.fast_level_alpha <= 1 && c.fast_trend_beta >= 0 &&
                 c.fast_trend_beta <= 1,
             "--fast-level-alpha must be in (0, 1] and --fast-trend-beta in [0, 1]");
+    require(c.hold_horizon == 0 || (c.hold_horizon >= 1 && c.hold_horizon <= 1e6),
+            "--hold-horizon must be 0 (no gate) or in [1, 1e6] intervals");
+    require(c.hold_horizon == 0 || (c.base != "reactive" && c.optimiser == "es"),
+            "--hold-horizon needs a forecast or blend base and --optimiser es (the surrogate "
+            "does not model the cost gate)");
     require(c.base_level_alpha > 0 && c.base_level_alpha <= 1 && c.base_trend_beta >= 0 &&
                 c.base_trend_beta <= 1,
             "--base-level-alpha must be in (0, 1] and --base-trend-beta in [0, 1]");

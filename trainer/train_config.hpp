@@ -35,6 +35,9 @@ struct TrainConfig {
     // per-boundary mix of both splits (controller/forecast_base.hpp); ES only.
     double fast_level_alpha = 1.0;
     double fast_trend_beta = 0.3;
+    // The cost gate's horizon in intervals (0: none; data/controller_file.hpp), stored in
+    // the file and active in ES's rollouts; the surrogate does not model it.
+    double hold_horizon = 0.0;
     // How the weights are fitted: "bptt" (back-propagation through the
     // differentiable surrogate) or "es" (evolution strategies on the deployed hard
     // loop, evolution.hpp: the relative runtime itself; needs --objective relative).

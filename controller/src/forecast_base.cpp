@@ -1,5 +1,7 @@
 #include "cellshift/controller/forecast_base.hpp"
 
+#include "cellshift/controller/partition.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -49,6 +51,32 @@ Boundaries project_feasible(const std::vector<std::int64_t>& interior, const Lay
         *limited = changed;
     }
     return b;
+}
+
+Boundaries gate_move(const std::vector<double>& load, const Boundaries& current,
+                     const Boundaries& proposal, const Layout& layout, double horizon,
+                     const MigrationCost& cost) {
+    if (proposal == current) {
+        return current;
+    }
+    std::vector<std::int64_t> half(current.size() - 2);
+    for (std::size_t k = 0; k < half.size(); ++k) {
+        const double d = static_cast<double>(proposal[k + 1] - current[k + 1]);
+        half[k] = current[k + 1] + std::llround(0.5 * d);
+    }
+    const auto predicted = [&](const Boundaries& r) {
+        return interval_runtime(load, current, r, cost) + (horizon - 1.0) * bottleneck(load, r);
+    };
+    Boundaries best = current;
+    double best_time = predicted(current);
+    for (const Boundaries& r : {project_feasible(half, layout), proposal}) {
+        const double t = predicted(r);
+        if (t < best_time) {
+            best = r;
+            best_time = t;
+        }
+    }
+    return best;
 }
 
 } // namespace cellshift::controller

@@ -98,7 +98,9 @@ std::vector<PolicyStyle> build_styles() {
          "learned GRU controller from a controller file: a gain and correction on holt's split "
          "(forecast base; reads per-slice workload and the host's migration cost) or a residual "
          "on the reactive rule (the paper's)",
-         {},
+         {{"hold_horizon", -1.0, -1.0, 1e6,
+           "cost gate: move only if the forecast says the move pays within this many intervals, "
+           "migration included (0: no gate; -1: the controller file's value)"}},
          false,
          false,
          make_rnn},

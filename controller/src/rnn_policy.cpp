@@ -22,7 +22,7 @@ public:
           forecast_base_(c.base == data::kForecastBase || c.base == data::kBlendBase),
           blend_(c.base == data::kBlendBase),
           forecaster_(c.forecast_level_alpha, c.forecast_trend_beta),
-          fast_forecaster_(c.fast_level_alpha, c.fast_trend_beta) {}
+          fast_forecaster_(c.fast_level_alpha, c.fast_trend_beta), hold_horizon_(c.hold_horizon) {}
 
     bool reads_slice_workload() const override {
         return forecast_base_ || features_ > kRankTimeFeatureCount;
@@ -85,16 +85,17 @@ private:
         }
         // The forecast features: only a file trained with them reads per-slice workload.
         Boundaries target, fast;
-        std::vector<double> loads;
+        std::vector<double> loads, forecast, fast_forecast;
         if (reads_slice_workload()) {
             const std::vector<double>& slices = styles::require_slice_workload(o, "rnn");
             forecaster_.observe(slices);
-            const std::vector<double> forecast = forecaster_.forecast();
+            forecast = forecaster_.forecast();
             target = split_equal_load(forecast, layout());
             loads = rank_sums(forecast, b);
             if (blend_) {
                 fast_forecaster_.observe(slices);
-                fast = split_equal_load(fast_forecaster_.forecast(), layout());
+                fast_forecast = fast_forecaster_.forecast();
+                fast = split_equal_load(fast_forecast, layout());
             }
         }
         FeatureInputs in;
@@ -122,12 +123,14 @@ private:
             // Gain and correction on the forecast split's proposal, rounded, then the
             // monotone projection (forecast_base.hpp).
             std::vector<std::int64_t> cuts(count);
+            double mean_blend = 0.0;
             for (std::size_t k = 0; k < count; ++k) {
                 const auto col = static_cast<Eigen::Index>(k);
                 double aim = static_cast<double>(target[k + 1]);
                 if (blend_) {
-                    aim += forecast_blend(out(2, col)) *
-                           static_cast<double>(fast[k + 1] - target[k + 1]);
+                    const double w = forecast_blend(out(2, col));
+                    aim += w * static_cast<double>(fast[k + 1] - target[k + 1]);
+                    mean_blend += w / static_cast<double>(count);
                 }
                 const double d = aim - static_cast<double>(b[k + 1]);
                 const double move =
@@ -135,6 +138,16 @@ private:
                 cuts[k] = b[k + 1] + (std::isfinite(move) ? std::llround(move) : 0);
             }
             result = project_feasible(cuts, layout(), &limited_);
+            if (hold_horizon_ > 0.0) {
+                // The gate judges the move by the forecast the head aimed at: the
+                // base's, leaning towards the fast one as far as the blend does.
+                std::vector<double> load = forecast;
+                for (std::size_t i = 0; blend_ && i < load.size(); ++i) {
+                    load[i] += mean_blend * (fast_forecast[i] - forecast[i]);
+                }
+                result = gate_move(load, b, result, layout(), hold_horizon_,
+                                   MigrationCost{o.migration_cost, o.rebalance_cost});
+            }
         } else {
             std::vector<double> moves(count);
             for (std::size_t k = 0; k < count; ++k) {
@@ -159,6 +172,7 @@ private:
     std::vector<double> previous_imbalance_;
     HoltForecaster forecaster_;
     HoltForecaster fast_forecaster_; // the blend base's second forecaster
+    double hold_horizon_;            // the cost gate's horizon in intervals (0: no gate)
 };
 
 } // namespace
@@ -241,14 +255,24 @@ data::Controller untrained_blend_controller(double level_alpha, double trend_bet
 
 namespace styles {
 
-std::unique_ptr<Policy> make_rnn(const Parameters&, const PolicySettings& settings) {
-    if (settings.controller != nullptr) {
-        return make_rnn_policy(*settings.controller);
-    }
-    if (settings.controller_file.empty()) {
+std::unique_ptr<Policy> make_rnn(const Parameters& p, const PolicySettings& settings) {
+    if (settings.controller == nullptr && settings.controller_file.empty()) {
         throw std::invalid_argument("policy 'rnn' needs a controller file (--controller FILE)");
     }
-    return make_rnn_policy(data::read_controller(settings.controller_file));
+    data::Controller c = settings.controller != nullptr
+                             ? *settings.controller
+                             : data::read_controller(settings.controller_file);
+    if (p["hold_horizon"] >= 0.0) {
+        if (c.base == data::kReactiveBase && p["hold_horizon"] != 0.0) {
+            throw std::invalid_argument(
+                "rnn.hold_horizon needs a forecast or blend base; this controller's is reactive");
+        }
+        if (p["hold_horizon"] != 0.0 && p["hold_horizon"] < 1.0) {
+            throw std::invalid_argument("rnn.hold_horizon must be -1 (the file's), 0 or >= 1");
+        }
+        c.hold_horizon = p["hold_horizon"];
+    }
+    return make_rnn_policy(c);
 }
 
 std::unique_ptr<Policy> make_rnn_zero(const Parameters& p, const PolicySettings&) {

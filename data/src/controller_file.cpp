@@ -79,6 +79,12 @@ void validate(const Controller& c, const std::string& where) {
     if (!(std::isfinite(c.training.lambda) && c.training.lambda >= 0.0)) {
         fail(where, "training lambda must be finite and >= 0");
     }
+    if (!(c.hold_horizon == 0.0 || (c.hold_horizon >= 1.0 && c.hold_horizon <= 1e6))) {
+        fail(where, "hold_horizon must be 0 (no gate) or in [1, 1e6] intervals");
+    }
+    if (c.hold_horizon != 0.0 && c.base == kReactiveBase) {
+        fail(where, "hold_horizon needs a forecast or blend base");
+    }
     if (c.training.steps < 0) {
         fail(where, "training steps must be >= 0");
     }
@@ -102,6 +108,9 @@ static Controller read_controller_in_process(const std::string& path) {
     if (c.base == kBlendBase) {
         c.fast_level_alpha = in.double_attribute("/", "fast_level_alpha");
         c.fast_trend_beta = in.double_attribute("/", "fast_trend_beta");
+    }
+    if (in.has_attribute("/", "hold_horizon")) {
+        c.hold_horizon = in.double_attribute("/", "hold_horizon");
     }
     c.weight_ih = in.matrix("gru/weight_ih");
     c.weight_hh = in.matrix("gru/weight_hh");
@@ -158,6 +167,9 @@ void write_controller(const std::string& path, const Controller& c) {
         if (c.base == kBlendBase) {
             out.attribute("/", "fast_level_alpha", c.fast_level_alpha);
             out.attribute("/", "fast_trend_beta", c.fast_trend_beta);
+        }
+        if (c.hold_horizon != 0.0) {
+            out.attribute("/", "hold_horizon", c.hold_horizon);
         }
         out.attribute("/", "gate_order", "r,z,n (PyTorch GRUCell)");
         out.group("gru");

@@ -86,6 +86,9 @@ public:
             ->check(CLI::IsMember(scenarios::family_names()))
             ->capture_default_str();
         sub_->add_flag("-q,--quiet", quiet_, "no progress on stderr");
+        sub_->add_option("--controller", controller_,
+                         "controller file when --policy rnn (default: the shipped default.h5)")
+            ->check(CLI::ExistingFile);
     }
 
     int run() override {
@@ -103,7 +106,13 @@ public:
                 }
             };
         }
-        const auto points = sweep_over_families(policy_, grid, {}, sw_, families_);
+        controller::PolicySettings settings;
+        CompareOptions with_controller;
+        with_controller.controller = controller_;
+        const std::optional<data::Controller> controller =
+            policy_ == "rnn" ? load_controller(with_controller) : std::nullopt;
+        settings.controller = controller ? &*controller : nullptr;
+        const auto points = sweep_over_families(policy_, grid, settings, sw_, families_);
         std::cout << format_sweep(points, caption(),
                                   select_ == "runtime" ? SweepCriterion::Runtime
                                                        : SweepCriterion::Objective);
@@ -138,6 +147,7 @@ private:
     std::string seeds_ = "training";
     std::string out_ = "out/sweep";
     std::string select_ = "runtime";
+    std::string controller_;
     std::vector<std::string> families_{"paper"};
     bool quiet_ = false;
 };

@@ -103,6 +103,32 @@ TEST_CASE("controller: a blend base round-trips with its fast forecaster and thr
     CHECK_THROWS_AS(data::read_controller(path), data::Error);
 }
 
+TEST_CASE("controller: the cost gate's horizon round-trips and is optional", "[data][controller]") {
+    TempDir dir;
+    auto path = dir.file("gated.h5");
+    data::Controller written = test::sample_controller(8, 18);
+    written.base = data::kForecastBase;
+    written.head_weight = data::Matrix(2, 8, 0.25);
+    written.head_bias = {0.5, -0.5};
+    written.hold_horizon = 8.0;
+    data::write_controller(path, written);
+    data::Controller read = data::read_controller(path);
+    CHECK(test::same(written, read));
+    CHECK(read.hold_horizon == 8.0);
+    // A file without the attribute (every file before the gate) has no gate.
+    test::delete_attribute(path, "/", "hold_horizon");
+    CHECK(data::read_controller(path).hold_horizon == 0.0);
+    // Below one interval a horizon means nothing; the reactive base has no forecast to judge by.
+    data::Controller short_sighted = written;
+    short_sighted.hold_horizon = 0.5;
+    CHECK_DATA_ERROR(data::write_controller(dir.file("bad.h5"), short_sighted), dir.file("bad.h5"),
+                     "hold_horizon must be 0 (no gate) or in [1, 1e6] intervals");
+    data::Controller reactive = test::sample_controller(8, 18);
+    reactive.hold_horizon = 4.0;
+    CHECK_DATA_ERROR(data::write_controller(dir.file("bad.h5"), reactive), dir.file("bad.h5"),
+                     "hold_horizon needs a forecast or blend base");
+}
+
 TEST_CASE("controller: a file without training provenance is accepted", "[data][controller]") {
     TempDir dir;
     auto path = dir.file("gru.h5");

@@ -9,10 +9,12 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <map>
 #include <random>
 #include <tuple>
 
 using namespace cellshift::controller;
+namespace data = cellshift::data;
 
 namespace {
 
@@ -170,6 +172,80 @@ TEST_CASE("rnn: a blend base is holt at a zero head and the fast holt at full bl
         weights.head_bias[2] = std::atanh(0.5);
         CHECK(roll(*make_rnn_policy(weights), layout, 80).boundaries != slow.boundaries);
     }
+}
+
+TEST_CASE("rnn: the cost gate moves only when the forecast says the move pays within the horizon",
+          "[controller][rnn]") {
+    // Two ranks of two slices, loads 3,1 | 1,1 every event; holt at level 1 forecasts them
+    // exactly and splits 3 | 1,1,1. Holding costs H x 4; the move costs one interval of
+    // max(3 + mu, 1 + 1 + 1 + mu) + kappa x 3 (slice 1, cost 1, is sent and received),
+    // then (H - 1) x 3. With H = 2 it pays iff 6 + mu + 3 kappa < 8.
+    const Layout l{4, 2, 1};
+    const Boundaries held{0, 2, 4}, moved{0, 1, 4};
+    const auto decide = [&](double horizon, double mu, double kappa) {
+        data::Controller c = untrained_forecast_controller(1.0, 0.0, 24, 7);
+        c.hold_horizon = horizon;
+        auto policy = make_rnn_policy(c);
+        policy->reset(l, uniform_boundaries(l));
+        Observation o;
+        o.slice_workload = {3.0, 1.0, 1.0, 1.0};
+        o.rank_times = {4.0, 2.0};
+        o.migration_cost = mu;
+        o.rebalance_cost = kappa;
+        return policy->decide(o);
+    };
+    CHECK(decide(2.0, 1.9, 0.0) == moved);
+    CHECK(decide(2.0, 2.1, 0.0) == held);
+    CHECK(decide(2.0, 1.0, 0.3) == moved); // 7.9 < 8
+    CHECK(decide(2.0, 1.0, 0.4) == held);  // 8.2
+    CHECK(decide(3.0, 2.9, 0.0) == moved); // H = 3: pays iff 9 + mu < 12
+    CHECK(decide(3.0, 3.1, 0.0) == held);
+    CHECK(decide(0.0, 2.1, 0.4) == moved); // no gate: holt's move whatever it costs
+
+    // On a rollout: a migration dearer than any gain freezes the partition; a cheap one
+    // leaves the gated controller moving.
+    const Layout big{96, 8, 2};
+    data::Controller gated = untrained_forecast_controller(0.6, 0.0, 24, 7);
+    gated.hold_horizon = 8.0;
+    for (const double mu : {1e6, 1e-3}) {
+        auto policy = make_rnn_policy(gated);
+        policy->reset(big, uniform_boundaries(big));
+        std::int64_t migrated = 0;
+        for (int t = 0; t < 60; ++t) {
+            Observation o;
+            o.slice_workload = drifting_bump(big.slices, t);
+            o.rank_times = rank_sums(o.slice_workload, policy->boundaries());
+            o.migration_cost = mu;
+            const Boundaries before = policy->boundaries();
+            migrated += migrated_slices(before, policy->decide(o));
+        }
+        INFO("mu " << mu);
+        CHECK((mu > 1.0 ? migrated == 0 : migrated > 0));
+    }
+
+    // rnn.hold_horizon overrides the file's (-1, the default, keeps it).
+    data::Controller file = untrained_forecast_controller(1.0, 0.0, 24, 7);
+    const auto decide_with = [&](std::map<std::string, double> overrides) {
+        PolicySettings settings{std::move(overrides), "", &file};
+        auto policy = make_policy("rnn", settings);
+        policy->reset(l, uniform_boundaries(l));
+        Observation o;
+        o.slice_workload = {3.0, 1.0, 1.0, 1.0};
+        o.rank_times = {4.0, 2.0};
+        o.migration_cost = 2.1;
+        return policy->decide(o);
+    };
+    CHECK(decide_with({}) == moved);
+    CHECK(decide_with({{"hold_horizon", 2.0}}) == held);
+    file.hold_horizon = 2.0;
+    CHECK(decide_with({}) == held);
+    CHECK(decide_with({{"hold_horizon", 0.0}}) == moved);
+    CHECK_THROWS_WITH(decide_with({{"hold_horizon", 0.5}}),
+                      "rnn.hold_horizon must be -1 (the file's), 0 or >= 1");
+    file = untrained_controller(ReactiveParams{}, 24, 7);
+    CHECK_THROWS_WITH(
+        decide_with({{"hold_horizon", 2.0}}),
+        "rnn.hold_horizon needs a forecast or blend base; this controller's is reactive");
 }
 
 TEST_CASE("registry: bad names, parameters and observations are one-line errors",

@@ -23,7 +23,11 @@
 // The move is rounded half away from zero (the hard loop's llround), then the
 // boundaries are made feasible by the monotone projection below. The LibTorch
 // surrogate (surrogate/soft_loop.cpp) computes the same formulas on tensors.
+// A file with a hold horizon H > 0 then passes the move through the cost gate
+// (gate_move below), which the surrogate does not model: it is the deployed
+// loop's guard against moves that cannot pay for their migration.
 
+#include "cellshift/controller/interval_cost.hpp"
 #include "cellshift/controller/layout.hpp"
 
 #include <vector>
@@ -47,5 +51,15 @@ double forecast_blend(double output);
 // that changed.
 Boundaries project_feasible(const std::vector<std::int64_t>& interior, const Layout& layout,
                             std::int64_t* limited = nullptr);
+
+// The cost gate: of holding (`current`), half the move and the whole move
+// (`proposal`, feasible), the boundaries with the lowest predicted time over the
+// next `horizon` intervals if the per-slice workload stays `load` (the forecast),
+// the first interval charged the migration and the event's fixed cost:
+//     J(r) = interval_runtime(load, current, r, cost) + (horizon - 1) bottleneck(load, r).
+// Ties go to the smaller move, so that a move the forecast sees no gain in is not made.
+Boundaries gate_move(const std::vector<double>& load, const Boundaries& current,
+                     const Boundaries& proposal, const Layout& layout, double horizon,
+                     const MigrationCost& cost);
 
 } // namespace cellshift::controller

@@ -54,6 +54,10 @@ struct Controller {
     // The blend base's second forecaster (written for that base only).
     double fast_level_alpha = 1.0;
     double fast_trend_beta = 0.3;
+    // The cost gate of the forecast bases (controller/forecast_base.hpp): a move is
+    // made only if the forecast says it pays within this many intervals, migration
+    // included; 0 (the default, and every file without the attribute): no gate.
+    double hold_horizon = 0.0;
 
     Matrix weight_ih;              // [3H, F]
     Matrix weight_hh;              // [3H, H]
