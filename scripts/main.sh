@@ -105,6 +105,9 @@ say "force kernels: element-steps/s against N (short benchmark)"
 mkdir -p out/bench
 build/sim/cellshift-bench-sem --section scaling --max-n 3e4 --repeats 1 > out/bench/sem_scaling.jsonl
 grep -c '"elements"' out/bench/sem_scaling.jsonl | sed 's/$/ scaling points in out\/bench\/sem_scaling.jsonl/'
+# Beside LAMMPS' morse and morse/opt at 32,000 atoms, one thread each (skipped without lmp).
+build/sim/cellshift-bench-sem --section lammps --max-n 3.3e4 --repeats 1 > out/bench/sem_lammps.jsonl
+grep '"lammps"' out/bench/sem_lammps.jsonl | head -1
 
 if [ "$lambda_sweep" = 1 ] && [ -x build/trainer/cellshift-train ]; then
     say "the rnn's lambda sweep (scripts/lambda_sweep.sh)"

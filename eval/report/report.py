@@ -305,6 +305,35 @@ def scaling_figure(r, indir):
     r.figure(fig, "scaling", f"Force-kernel throughput, log-log (measured clock; {r.machine}).")
 
 
+def lammps_table(r, indir):
+    """The force kernels beside LAMMPS' Morse, one thread each (cellshift-bench-sem --section lammps)."""
+    path = os.path.join(indir, "bench", "sem_lammps.jsonl")
+    if not os.path.exists(path):
+        return r.lack("LAMMPS side by side", f"{path} is missing (cellshift-bench-sem)")
+    rows = []
+    with open(path) as f:
+        for line in f:
+            try:
+                x = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if x.get("section") == "lammps" and x.get("threads") == 1:
+                rows.append([f"{x['elements']:.0f}", f"{x['lammps_morse_atom_steps_per_s']:.3g}",
+                             f"{x['lammps_morse_opt_atom_steps_per_s']:.3g}",
+                             f"{x['cpu_verlet_element_steps_per_s']:.3g}",
+                             f"{x['ratio_verlet_over_lammps']:.2f}",
+                             f"{x['cpu_binned_element_steps_per_s']:.3g}"])
+            elif x.get("section") == "lammps" and "skipped" in x:
+                return r.lack("LAMMPS side by side", x["skipped"])
+    if not rows:
+        return r.lack("LAMMPS side by side", f"{path} holds no LAMMPS rows")
+    r.section("Beside LAMMPS", "Element-steps (atom-steps) per second, one thread each, the same "
+              "fcc lattice and Morse potential, measured in the same run "
+              "(cellshift-bench-sem --section lammps).")
+    r.table(["elements", "LAMMPS morse", "LAMMPS morse/opt", "cpu-verlet", "cpu-verlet / morse",
+             "cpu-binned"], rows, "lammps_side_by_side")
+
+
 def e2e_parts(r, indir):
     path = os.path.join(indir, "e2e", "runs.csv")
     if not os.path.exists(path):
@@ -392,6 +421,7 @@ def main():
     events_figures(r, a.indir)
     e2e_parts(r, a.indir)
     scaling_figure(r, a.indir)
+    lammps_table(r, a.indir)
     r.write("cellshift report")
     print(f"report: {os.path.join(a.out, 'index.html')} (also report.md, *.csv, figures/)")
     for m in r.missing:

@@ -221,11 +221,12 @@ void scaling(const Options& o, bool have_cuda) {
 }
 
 // Runs the LAMMPS deck for 4 n^3 atoms; returns atom-steps/s from its loop time.
-double run_lammps(const Options& o, int n, int steps) {
+// `style`: the deck's pair style, morse or morse/opt (the OPT package).
+double run_lammps(const Options& o, int n, int steps, const std::string& style) {
     const std::string log = "/tmp/cellshift-bench-lammps-" + std::to_string(n) + ".log";
     const std::string command = "OMP_NUM_THREADS=1 lmp -var n " + std::to_string(n) +
-                                " -var steps " + std::to_string(steps) + " -in '" + o.deck +
-                                "' -log '" + log + "' -screen none";
+                                " -var steps " + std::to_string(steps) + " -var style " + style +
+                                " -in '" + o.deck + "' -log '" + log + "' -screen none";
     if (std::system(command.c_str()) != 0)
         return 0.0;
     std::FILE* f = std::fopen(log.c_str(), "r");
@@ -250,29 +251,47 @@ void lammps_side_by_side(const Options& o) {
                     "lammps)\"}\n");
         return;
     }
+    const bool have_opt = std::system("lmp -h 2>/dev/null | grep -q 'morse/opt'") == 0;
     const int saved = omp_get_max_threads();
-    omp_set_num_threads(1);
     for (int n : {20, 40}) {
         const double N = 4.0 * n * n * n;
         if (N > o.max_n)
             continue;
-        std::vector<double> theirs, binned, verlet;
+        const int steps = n == 20 ? 200 : 40;
+        std::vector<double> morse, opt, binned, verlet, binned2, verlet2;
         const sim::Lattice lattice = sim::fcc_lattice(n, kDensity, 0.05, 1);
         const sim::SemParams p = lattice_params(lattice);
         auto b = sim::make_backend("cpu-binned", p);
         auto v = sim::make_backend("cpu-verlet", p);
+        const auto speed = [&](sim::ForceBackend& backend, int threads) {
+            omp_set_num_threads(threads);
+            return N / time_steps(backend, lattice.elements, 1).seconds_per_step;
+        };
+        // Interleaved, so that a noisy neighbour on the machine hurts every column alike.
         for (int r = 0; r < o.repeats; ++r) {
-            theirs.push_back(run_lammps(o, n, n == 20 ? 200 : 40));
-            binned.push_back(N / time_steps(*b, lattice.elements, 1).seconds_per_step);
-            verlet.push_back(N / time_steps(*v, lattice.elements, 1).seconds_per_step);
+            morse.push_back(run_lammps(o, n, steps, "morse"));
+            if (have_opt)
+                opt.push_back(run_lammps(o, n, steps, "morse/opt"));
+            binned.push_back(speed(*b, 1));
+            verlet.push_back(speed(*v, 1));
+            binned2.push_back(speed(*b, 2));
+            verlet2.push_back(speed(*v, 2));
         }
+        const double m = median(morse), mo = have_opt ? median(opt) : 0.0;
         std::printf(
             "{\"section\": \"lammps\", \"elements\": %.0f, \"threads\": 1, "
-            "\"lammps_morse_atom_steps_per_s\": %.4g, "
+            "\"lammps_morse_atom_steps_per_s\": %.4g, \"lammps_morse_opt_atom_steps_per_s\": %.4g, "
             "\"cpu_binned_element_steps_per_s\": %.4g, \"cpu_verlet_element_steps_per_s\": "
-            "%.4g, \"ratio_binned_over_lammps\": %.2f, \"ratio_verlet_over_lammps\": %.2f}\n",
-            N, median(theirs), median(binned), median(verlet), median(binned) / median(theirs),
-            median(verlet) / median(theirs));
+            "%.4g, \"ratio_binned_over_lammps\": %.2f, \"ratio_verlet_over_lammps\": %.2f, "
+            "\"ratio_verlet_over_lammps_opt\": %.2f}\n",
+            N, m, mo, median(binned), median(verlet), median(binned) / m, median(verlet) / m,
+            have_opt ? median(verlet) / mo : 0.0);
+        // Two threads against one, same run: the parallel efficiency speed(2) / (2 speed(1)).
+        std::printf("{\"section\": \"lammps\", \"elements\": %.0f, \"threads\": 2, "
+                    "\"cpu_binned_element_steps_per_s\": %.4g, \"cpu_verlet_element_steps_per_s\": "
+                    "%.4g, \"efficiency_binned\": %.2f, \"efficiency_verlet\": %.2f}\n",
+                    N, median(binned2), median(verlet2), median(binned2) / (2.0 * median(binned)),
+                    median(verlet2) / (2.0 * median(verlet)));
         std::fflush(stdout);
     }
     omp_set_num_threads(saved);

@@ -6,13 +6,28 @@
 #include <cmath>
 
 namespace cellshift::sim {
+namespace {
+
+// One element's pair sum, compiled once per instruction set and picked at load time;
+// which clone runs does not change the bits (pair_lanes.hpp).
+__attribute__((target_clones("avx512f", "avx2", "default"))) lanes::ElementForce
+verlet_element(const SemPairEvaluator& pair, bool both_morse, const lanes::Partner& me,
+               const lanes::Partner* partners, const std::int32_t* list, std::int64_t begin,
+               std::int64_t end, lanes::Scratch& scratch) {
+    return both_morse ? lanes::sum_over_list<true>(pair, me, partners, list, begin, end, scratch)
+                      : lanes::sum_over_list<false>(pair, me, partners, list, begin, end, scratch);
+}
+
+} // namespace
 
 CpuVerletBackend::CpuVerletBackend(const SemParams& params, SchedulePolicy schedule)
     : CpuBackend(params),
       // Bins must cover cutoff + skin so the 27-bin scan finds every list partner.
       grid_(params.Lx, params.Ly, params.Lz,
             std::max(params.effective_bin_edge(), params.cutoff + params.neighbor_skin)),
-      skin_(params.neighbor_skin), schedule_(schedule) {}
+      skin_(params.neighbor_skin), schedule_(schedule),
+      both_morse_(pair_.intra.morse && pair_.inter.morse),
+      vectorised_(lanes::lanes_cover(pair_, std::sqrt(pair_.cutoff2) + skin_)) {}
 
 bool CpuVerletBackend::list_is_valid(const Elements& e) const {
     if (e.id != ids_)
@@ -95,7 +110,7 @@ ForceStats CpuVerletBackend::compute_forces(const Elements& e, ForceField& f) {
     std::int64_t interactions = 0;
     const auto count = static_cast<std::ptrdiff_t>(n);
     packed_.resize(n);
-    Packed* packed = packed_.data();
+    lanes::Partner* packed = packed_.data();
     const std::int32_t* order = sort_.order.data(); // of the last build
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t s = 0; s < count; ++s) {
@@ -104,25 +119,36 @@ ForceStats CpuVerletBackend::compute_forces(const Elements& e, ForceField& f) {
     }
     const std::int32_t* list = list_.data();
     const std::int64_t* offset = offset_.data();
-#pragma omp parallel for schedule(runtime) reduction(+ : interactions)
-    for (std::ptrdiff_t s = 0; s < count; ++s) {
-        const auto i = static_cast<std::size_t>(order[s]);
-        if (!is_active(i))
-            continue;
-        const Packed me = packed[s];
-        const double xi = me.x, yi = me.y, zi = me.z;
-        double fx = 0.0, fy = 0.0, fz = 0.0, energy = 0.0;
-        for (std::int64_t k = offset[s]; k < offset[s + 1]; ++k) {
-            const Packed& other = packed[list[k]];
-            if (pair_.accumulate(xi, yi, zi, me.cell, other.x, other.y, other.z, other.cell, fx, fy,
-                                 fz)) {
-                ++interactions;
+#pragma omp parallel
+    {
+        lanes::Scratch scratch;
+#pragma omp for schedule(runtime) reduction(+ : interactions)
+        for (std::ptrdiff_t s = 0; s < count; ++s) {
+            const auto i = static_cast<std::size_t>(order[s]);
+            if (!is_active(i))
+                continue;
+            const lanes::Partner me = packed[s];
+            double fx = 0.0, fy = 0.0, fz = 0.0, energy = 0.0;
+            if (vectorised_) {
+                const lanes::ElementForce sum = verlet_element(pair_, both_morse_, me, packed, list,
+                                                               offset[s], offset[s + 1], scratch);
+                interactions += sum.interactions;
+                fx = sum.fx;
+                fy = sum.fy;
+                fz = sum.fz;
+            } else { // too steep for exp_arith's range: libm's exp, one pair at a time
+                for (std::int64_t k = offset[s]; k < offset[s + 1]; ++k) {
+                    const lanes::Partner& o = packed[list[k]];
+                    if (pair_.accumulate(me.x, me.y, me.z, me.cell, o.x, o.y, o.z, o.cell, fx, fy,
+                                         fz))
+                        ++interactions;
+                }
             }
+            external_.evaluate(me.x, me.y, me.z, e.adhesive[i] != 0, fx, fy, fz, energy);
+            f.x[i] = fx;
+            f.y[i] = fy;
+            f.z[i] = fz;
         }
-        external_.evaluate(xi, yi, zi, e.adhesive[i] != 0, fx, fy, fz, energy);
-        f.x[i] = fx;
-        f.y[i] = fy;
-        f.z[i] = fz;
     }
     return ForceStats{offset_[n], interactions};
 }

@@ -9,6 +9,7 @@
 
 #include "cpu_backend.hpp"
 #include "omp_schedule.hpp"
+#include "cellshift/sim/pair_lanes.hpp"
 
 #include "cellshift/sim/bin_sort.hpp"
 
@@ -37,11 +38,9 @@ private:
     std::vector<std::int64_t> ids_;    // element set at the last build
     std::vector<double> cost_;
     // Position and owner of each element in sorted order, packed in 32 bytes.
-    struct Packed {
-        double x, y, z;
-        std::int64_t cell;
-    };
-    std::vector<Packed> packed_;
+    std::vector<lanes::Partner> packed_;
+    bool both_morse_; // one exp per pair (pair_lanes.hpp)
+    bool vectorised_; // exp_arith's range covers the list's reach
     std::int64_t builds_ = 0;
     std::int64_t evaluations_ = 0;
 };

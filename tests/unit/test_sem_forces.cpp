@@ -5,6 +5,7 @@
 #include "../support/sem_samples.hpp"
 
 #include "cellshift/sim/force_backend.hpp"
+#include "cellshift/sim/pair_lanes.hpp"
 #include "cellshift/sim/sem_physics.hpp"
 
 #include <catch2/catch.hpp>
@@ -184,6 +185,25 @@ TEST_CASE("OpenMP schedule and thread count do not change a bit of the forces") 
         }
     }
     omp_set_num_threads(omp_get_num_procs());
+}
+
+TEST_CASE("the vectorisable exp of the list kernel agrees with libm's to a few ulp") {
+    // exp_arith replaces std::exp inside cpu-verlet's vectorised pair loop; its range is
+    // [-708, 0]. Over a dense sweep of that range and the pair loop's typical arguments:
+    double worst = 0.0;
+    for (int i = 0; i <= 2000000; ++i) {
+        const double x = -708.0 * static_cast<double>(i) / 2000000.0;
+        const double want = std::exp(x);
+        worst = std::max(worst, std::abs(sim::lanes::exp_arith(x) - want) / want);
+    }
+    for (int i = 0; i <= 100000; ++i) {
+        const double x = -30.0 * static_cast<double>(i) / 100000.0;
+        worst = std::max(worst, std::abs(sim::lanes::exp_arith(x) - std::exp(x)) / std::exp(x));
+    }
+    INFO("largest relative difference " << worst);
+    CHECK(worst < 1e-15); // a few ulp (one ulp is 2.2e-16 relative)
+    CHECK(sim::lanes::exp_arith(0.0) == 1.0);
+    CHECK(sim::lanes::exp_arith(-std::log(2.0) * 10.0) == Approx(1.0 / 1024.0).epsilon(1e-15));
 }
 
 TEST_CASE("the external potential holds elements off the membrane and adheres basal cells") {
