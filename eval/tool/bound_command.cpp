@@ -33,23 +33,12 @@ public:
             ->delimiter(',')
             ->check(CLI::Range(0.0, 1000.0))
             ->capture_default_str();
-        sub_->add_option("--ranks", bd_.ranks, "rank counts P")
-            ->delimiter(',')
-            ->capture_default_str();
-        sub_->add_option("--events", bd_.events, "events per rollout")
-            ->check(CLI::Range(1, 1000000))
-            ->capture_default_str();
-        sub_->add_option("--count", bd_.count, "scenarios per rank count")
-            ->check(CLI::Range(1, 1000000))
-            ->capture_default_str();
+        add_rollout_options(sub_, bd_);
         sub_->add_option("--first-index", bd_.first_index, "index of the first evaluation seed")
             ->capture_default_str();
         sub_->add_option("--tolerance", tolerance_,
                          "bisection tolerance, in units of imbalance (the bound is rounded down)")
             ->check(CLI::Range(1e-9, 1.0))
-            ->capture_default_str();
-        sub_->add_option("--threads", bd_.threads, "threads (results do not depend on it)")
-            ->check(CLI::Range(1, 1024))
             ->capture_default_str();
         sub_->add_option("--out", out_, "directory for bound.md and bound.csv")
             ->capture_default_str();

@@ -61,6 +61,19 @@ std::string cost_caption(const MigrationCost& cost) {
     return s.str();
 }
 
+void add_rollout_options(CLI::App* cmd, ScenarioComparison& s) {
+    cmd->add_option("--ranks", s.ranks, "rank counts P")->delimiter(',')->capture_default_str();
+    cmd->add_option("--events", s.events, "events per rollout")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    cmd->add_option("--count", s.count, "scenarios per rank count")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    cmd->add_option("--threads", s.threads, "threads (results do not depend on it)")
+        ->check(CLI::Range(1, 1024))
+        ->capture_default_str();
+}
+
 void add_compare_options(CLI::App* cmd, CompareOptions& o) {
     cmd->add_option("--ranks", o.ranks, "rank counts P to evaluate")
         ->delimiter(',')

@@ -38,6 +38,9 @@ struct CompareOptions {
 void add_compare_options(CLI::App* cmd, CompareOptions& o);
 // --migration-cost and --rebalance-cost.
 void add_cost_options(CLI::App* cmd, MigrationCost& cost);
+// --ranks, --events, --count and --threads of the subcommands that roll scenarios
+// themselves (sweep, bound); defaults are the ones already in `s`.
+void add_rollout_options(CLI::App* cmd, ScenarioComparison& s);
 // --family.
 void add_family_option(CLI::App* cmd, std::string& family);
 // "runtime: mu = 0.01, kappa = 0" for captions.

@@ -52,15 +52,7 @@ public:
         sub_->add_option("--grid", grid_, "NAME=V1,V2,... (repeatable; the grid is the product)")
             ->required()
             ->delimiter('\0');
-        sub_->add_option("--ranks", sw_.ranks, "rank counts P")
-            ->delimiter(',')
-            ->capture_default_str();
-        sub_->add_option("--events", sw_.events, "events per rollout")
-            ->check(CLI::Range(1, 1000000))
-            ->capture_default_str();
-        sub_->add_option("--count", sw_.count, "scenarios per rank count")
-            ->check(CLI::Range(1, 1000000))
-            ->capture_default_str();
+        add_rollout_options(sub_, sw_);
         sub_->add_option("--seeds", seeds_,
                          "seed range: training (how defaults are chosen) or evaluation")
             ->check(CLI::IsMember({"training", "evaluation"}))
@@ -74,9 +66,6 @@ public:
                          "what the best point minimises: runtime (relative to static, the "
                          "yardstick) or objective (the training loss with --lambda)")
             ->check(CLI::IsMember({"runtime", "objective"}))
-            ->capture_default_str();
-        sub_->add_option("--threads", sw_.threads, "threads (results do not depend on it)")
-            ->check(CLI::Range(1, 1024))
             ->capture_default_str();
         sub_->add_option("--out", out_, "directory for sweep.csv")->capture_default_str();
         sub_->add_option("--families", families_,
