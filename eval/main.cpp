@@ -4,7 +4,7 @@
 
 #include "tool/command.hpp"
 
-#include "cellshift/data/run_tool.hpp"
+#include "cellshift/tool/run_tool.hpp"
 #include "cellshift/version.hpp"
 
 #include <CLI/CLI.hpp>
@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
         commands.back()->add_to(app);
     }
 
-    return cellshift::data::run_tool<CLI::ParseError>("cellshift-eval", app, argc, argv, [&] {
+    return cellshift::tool::run_tool<CLI::ParseError>("cellshift-eval", app, argc, argv, [&] {
         if (dry_run) {
             std::cout << app.config_to_str(true, false);
             return 0;

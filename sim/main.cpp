@@ -4,10 +4,10 @@
 
 #include "cellshift/controller/registry.hpp"
 #include "cellshift/data/atomic_file.hpp"
-#include "cellshift/data/run_tool.hpp"
 #include "cellshift/sim/collective_error.hpp"
 #include "cellshift/sim/cuda_devices.hpp"
 #include "cellshift/sim/force_backend.hpp"
+#include "cellshift/tool/run_tool.hpp"
 #include "cellshift/version.hpp"
 #include "tool/calibrate_command.hpp"
 #include "tool/lattice_command.hpp"
@@ -143,7 +143,7 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40))
         ->capture_default_str();
 
-    int code = cellshift::data::run_tool<CLI::ParseError>(
+    int code = cellshift::tool::run_tool<CLI::ParseError>(
         "cellshift-sim", app, argc, argv,
         [&] {
             if (app.got_subcommand("devices")) {
@@ -161,8 +161,8 @@ int main(int argc, char** argv) {
                         throw;
                     // One rank failed alone: the others would wait for it forever.
                     std::cerr << "cellshift-sim: error: rank " << rank << ": "
-                              << cellshift::data::one_line(error.what()) << "\n";
-                    MPI_Abort(MPI_COMM_WORLD, cellshift::data::kExitFailure);
+                              << cellshift::tool::one_line(error.what()) << "\n";
+                    MPI_Abort(MPI_COMM_WORLD, cellshift::tool::kExitFailure);
                 }
             }
             if (size > 1 && rank != 0) {
@@ -190,7 +190,7 @@ int main(int argc, char** argv) {
             int mine = parsed ? size : rank;
             int first = size;
             MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-            using cellshift::data::ParseAgreement;
+            using cellshift::tool::ParseAgreement;
             if (first == size)
                 return ParseAgreement::all_parsed;
             return first == rank ? ParseAgreement::failed_here_first

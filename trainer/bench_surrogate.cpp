@@ -9,7 +9,7 @@
 #include "cellshift/scenarios/seeds.hpp"
 #include "cellshift/surrogate/soft_loop.hpp"
 
-#include "cellshift/data/run_tool.hpp"
+#include "cellshift/tool/run_tool.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
     app.add_option("--repeats", repeats, "runs per figure (the median is printed)")
         ->check(CLI::Range(1, 1000))
         ->capture_default_str();
-    return data::run_tool<CLI::ParseError>("cellshift-bench-surrogate", app, argc, argv, [&] {
+    return tool::run_tool<CLI::ParseError>("cellshift-bench-surrogate", app, argc, argv, [&] {
         torch::set_num_threads(1);
         for (std::int64_t features : {16, 12})
             for (std::int64_t ranks : {8, 16, 32}) {

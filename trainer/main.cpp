@@ -7,7 +7,7 @@
 
 #include "cellshift/data/atomic_file.hpp"
 #include "cellshift/data/error.hpp"
-#include "cellshift/data/run_tool.hpp"
+#include "cellshift/tool/run_tool.hpp"
 #include "cellshift/version.hpp"
 
 #include <ATen/Parallel.h>
@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
     const bool& quiet = command_line.quiet;
     const bool& show_build = command_line.show_build;
 
-    return data::run_tool<CLI::ParseError>("cellshift-train", app, argc, argv, [&] {
+    return tool::run_tool<CLI::ParseError>("cellshift-train", app, argc, argv, [&] {
         if (show_build) {
             std::cout << "cellshift-train " << CELLSHIFT_VERSION << "\n"
                       << "LibTorch " << TORCH_VERSION << ", " << at::get_num_threads()

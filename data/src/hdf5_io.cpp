@@ -1,7 +1,5 @@
 #include "hdf5_io.hpp"
 
-#include "cellshift/data/run_tool.hpp"
-
 #include "cellshift/data/atomic_file.hpp"
 #include "cellshift/data/error.hpp"
 
@@ -99,13 +97,7 @@ bool Handle::close() {
 
 } // namespace cellshift::data::h5
 
-namespace cellshift::data {
-
-void prepare_tool_process() {
-    H5dont_atexit();
-}
-
-} // namespace cellshift::data
+namespace cellshift::data {} // namespace cellshift::data
 
 namespace cellshift::data::h5 {
 

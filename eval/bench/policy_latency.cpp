@@ -9,7 +9,7 @@
 #include "cellshift/scenarios/scenario.hpp"
 #include "cellshift/scenarios/seeds.hpp"
 
-#include "cellshift/data/run_tool.hpp"
+#include "cellshift/tool/run_tool.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
         names.push_back(style.name);
     }
     app.add_option("--policy", only, "only this policy")->check(CLI::IsMember(names));
-    return data::run_tool<CLI::ParseError>("cellshift-bench-policies", app, argc, argv, [&] {
+    return tool::run_tool<CLI::ParseError>("cellshift-bench-policies", app, argc, argv, [&] {
         for (std::int64_t ranks : {16, 256, 4096}) {
             scenarios::ScenarioConfig config;
             config.ranks = ranks;

@@ -19,7 +19,7 @@
 #include "cellshift/sim/lattice.hpp"
 #include "cellshift/sim/simulation.hpp"
 
-#include "cellshift/data/run_tool.hpp"
+#include "cellshift/tool/run_tool.hpp"
 
 #include <CLI/CLI.hpp>
 #include <omp.h>
@@ -357,7 +357,7 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     app.add_flag("--lammps,!--no-lammps", o.lammps,
                  "run (default) or skip the LAMMPS side-by-side section");
-    return data::run_tool<CLI::ParseError>("cellshift-bench-sem", app, argc, argv, [&] {
+    return tool::run_tool<CLI::ParseError>("cellshift-bench-sem", app, argc, argv, [&] {
         if (o.threads > 0)
             omp_set_num_threads(o.threads);
         const sim::CudaProbe probe = sim::probe_cuda_devices();

@@ -6,7 +6,7 @@
 // sanitizer report, an uncaught exception or a hang is a finding.
 
 #include "cellshift/data/error.hpp"
-#include "cellshift/data/run_tool.hpp"
+#include "cellshift/tool/run_tool.hpp"
 #include "fuzz_input.hpp"
 
 #include <CLI/CLI.hpp>
@@ -46,7 +46,7 @@ bool parse(CLI::App& app, std::vector<std::string> args) {
         return true;
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() != 0)
-            check_one_line(cellshift::data::one_line(e.what()));
+            check_one_line(cellshift::tool::one_line(e.what()));
         return false;
     }
 }
@@ -97,7 +97,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         parse_config(path);
     } catch (const std::exception& e) {
         // What the tool would print after "<tool>: error: " (run_tool).
-        check_one_line(cellshift::data::one_line(e.what()));
+        check_one_line(cellshift::tool::one_line(e.what()));
     }
     return 0;
 }

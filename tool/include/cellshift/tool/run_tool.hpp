@@ -1,9 +1,9 @@
 #pragma once
 // The error contract shared by every command-line tool: a bad option or a bad
 // input file gives exactly one line on stderr ("<tool>: error: <problem>") and a
-// non-zero exit, never a stack trace. It lives in the data layer because that is
-// the one library every tool links; it is templated on CLI11's ParseError so that
-// CLI11 itself is included only by each tool's main translation unit.
+// non-zero exit, never a stack trace. The tools' own library (cellshift::tool), not
+// the libraries' business; it is templated on CLI11's ParseError so that CLI11 itself
+// is included only by each tool's main translation unit.
 
 #include "cellshift/data/error.hpp"
 
@@ -12,7 +12,9 @@
 #include <new>
 #include <string>
 
-namespace cellshift::data {
+namespace cellshift::tool {
+
+using data::Error;
 
 // Exit codes: 0 success, 1 bad input or failed run, 2 bad command line.
 inline constexpr int kExitFailure = 1;
@@ -97,4 +99,4 @@ int run_tool(const std::string& tool, App& app, int argc, char** argv, Body&& bo
     return kExitFailure;
 }
 
-} // namespace cellshift::data
+} // namespace cellshift::tool
