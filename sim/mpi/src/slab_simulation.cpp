@@ -31,7 +31,7 @@ controller::Layout layout_of(const BalanceOptions& b, int ranks) {
 
 void check_cost(const char* name, double v) {
     if (!std::isfinite(v) || v < 0.0)
-        throw std::invalid_argument(std::string("--") + name + " must be finite and >= 0");
+        throw std::invalid_argument(std::string(name) + " must be finite and >= 0");
 }
 
 // Tissue of the cells a checkpoint assigns to `rank`.
@@ -109,24 +109,21 @@ std::unique_ptr<controller::Policy> make_checked_policy(const SemParams& params,
     const controller::Layout layout = layout_of(balance, ranks);
     validate(params);
     if (balance.slabs < 0)
-        throw std::invalid_argument("--slabs must be >= 0 (0: one per bin column)");
+        throw std::invalid_argument("slabs must be >= 0 (0: one per bin column)");
     validate_slabs(params, balance.slabs);
     if (balance.w_min < 1)
-        throw std::invalid_argument("--w-min must be >= 1");
+        throw std::invalid_argument("w-min must be >= 1");
     if (ranks < 1 || balance.w_min > balance.slabs / ranks) { // P * w_min > S, no overflow
-        throw std::invalid_argument(std::to_string(ranks) +
-                                    " ranks need P * w_min <= S slabs, got " +
-                                    std::to_string(ranks) + " * " + std::to_string(balance.w_min) +
-                                    " > " + std::to_string(balance.slabs) +
-                                    " (use fewer ranks, more --slabs or a lower "
-                                    "--w-min)");
+        throw std::invalid_argument(
+            std::to_string(ranks) + " ranks need P * w_min <= S slabs, got " +
+            std::to_string(ranks) + " * " + std::to_string(balance.w_min) + " > " +
+            std::to_string(balance.slabs) + " (use fewer ranks, more slabs or a lower w-min)");
     }
     controller::validate(layout);
     if (balance.rebalance_every < 0)
-        throw std::invalid_argument("--rebalance-every must be >= 0");
+        throw std::invalid_argument("rebalance-every must be >= 0");
     if (balance.clock != "model" && balance.clock != "measured")
-        throw std::invalid_argument("--clock must be model or measured, got '" + balance.clock +
-                                    "'");
+        throw std::invalid_argument("clock must be model or measured, got '" + balance.clock + "'");
     check_cost("cost-pair", balance.cost.per_pair);
     check_cost("cost-element", balance.cost.per_element);
     check_cost("cost-ghost", balance.cost.per_ghost);
@@ -143,8 +140,8 @@ std::unique_ptr<controller::Policy> make_checked_policy(const SemParams& params,
             continue; // an empty `param` key of a written config file
         const controller::ParameterOverride param = controller::parse_parameter_override(text);
         if (param.policy != balance.policy)
-            throw std::invalid_argument("--param '" + text + "' sets a parameter of '" +
-                                        param.policy + "', but --policy is '" + balance.policy +
+            throw std::invalid_argument("param '" + text + "' sets a parameter of '" +
+                                        param.policy + "', but the policy is '" + balance.policy +
                                         "'");
         settings.overrides[param.name] = param.value;
     }
@@ -520,7 +517,7 @@ void SlabSimulation::rebalance() {
 
 void SlabSimulation::record_trace() {
     if (tissue_.step != 0 || initial_load_.empty())
-        throw std::invalid_argument("--trace-out records a fresh run from its first step (not "
+        throw std::invalid_argument("a trace records a fresh run from its first step (not "
                                     "a restart)");
     recording_trace_ = true;
     slab_cost_.assign(static_cast<std::size_t>(balance_.slabs), 0.0);
