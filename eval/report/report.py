@@ -275,20 +275,25 @@ def events_figures(r, indir):
              f"(the paper's dynamic-balancing figure; workload clock; {r.machine}).")
 
 
+def json_lines(path):
+    """The records of a JSON-lines file (cellshift-bench-sem's output); other lines are skipped."""
+    with open(path) as f:
+        for line in f:
+            try:
+                yield json.loads(line)
+            except json.JSONDecodeError:
+                continue
+
+
 def scaling_figure(r, indir):
     path = os.path.join(indir, "bench", "sem_scaling.jsonl")
     if not os.path.exists(path):
         return r.lack("force-kernel scaling", f"{path} is missing (cellshift-bench-sem)")
     curves = {}
-    with open(path) as f:
-        for line in f:
-            try:
-                x = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            # Throughput rows only (the fit and ratio rows have other keys).
-            if x.get("section") == "scaling" and "backend" in x and "element_steps_per_s" in x:
-                curves.setdefault(x["backend"], []).append((x["elements"], x["element_steps_per_s"]))
+    for x in json_lines(path):
+        # Throughput rows only (the fit and ratio rows have other keys).
+        if x.get("section") == "scaling" and "backend" in x and "element_steps_per_s" in x:
+            curves.setdefault(x["backend"], []).append((x["elements"], x["element_steps_per_s"]))
     if not curves:
         return r.lack("force-kernel scaling", f"{path} holds no scaling rows")
     fig, ax = plt.subplots(figsize=(6, 4))
@@ -311,20 +316,15 @@ def lammps_table(r, indir):
     if not os.path.exists(path):
         return r.lack("LAMMPS side by side", f"{path} is missing (cellshift-bench-sem)")
     rows = []
-    with open(path) as f:
-        for line in f:
-            try:
-                x = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if x.get("section") == "lammps" and x.get("threads") == 1:
-                rows.append([f"{x['elements']:.0f}", f"{x['lammps_morse_atom_steps_per_s']:.3g}",
-                             f"{x['lammps_morse_opt_atom_steps_per_s']:.3g}",
-                             f"{x['cpu_verlet_element_steps_per_s']:.3g}",
-                             f"{x['ratio_verlet_over_lammps']:.2f}",
-                             f"{x['cpu_binned_element_steps_per_s']:.3g}"])
-            elif x.get("section") == "lammps" and "skipped" in x:
-                return r.lack("LAMMPS side by side", x["skipped"])
+    for x in json_lines(path):
+        if x.get("section") == "lammps" and x.get("threads") == 1:
+            rows.append([f"{x['elements']:.0f}", f"{x['lammps_morse_atom_steps_per_s']:.3g}",
+                         f"{x['lammps_morse_opt_atom_steps_per_s']:.3g}",
+                         f"{x['cpu_verlet_element_steps_per_s']:.3g}",
+                         f"{x['ratio_verlet_over_lammps']:.2f}",
+                         f"{x['cpu_binned_element_steps_per_s']:.3g}"])
+        elif x.get("section") == "lammps" and "skipped" in x:
+            return r.lack("LAMMPS side by side", x["skipped"])
     if not rows:
         return r.lack("LAMMPS side by side", f"{path} holds no LAMMPS rows")
     r.section("Beside LAMMPS", "Element-steps (atom-steps) per second, one thread each, the same "
