@@ -7,24 +7,27 @@
 # model-clock and measured runtimes are printed beside them. A benchmark: it prints
 # figures and asserts nothing.
 # Usage: bash scripts/sim_overheads.sh [--ranks "1 2 4 8"] [--steps 4000] [--policy holt]
-#                                     [--out DIR]
+#                                     [--out DIR] [--sim PATH]
+#   --sim: the cellshift-sim to run (default build/sim/cellshift-sim; on a machine without
+#   the build, the one of a bundle from scripts/gpu_bundle.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 ranks_list="1 2 4 8"
 steps=4000
 policy=holt
 out=$root/out/overheads
+sim=$root/build/sim/cellshift-sim
 while [ $# -gt 0 ]; do
     case $1 in
         --ranks) ranks_list=$2; shift 2 ;;
         --steps) steps=$2; shift 2 ;;
         --policy) policy=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
-        -h|--help) sed -n 2,10p "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --sim) sim=$2; shift 2 ;;
+        -h|--help) sed -n 2,12p "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "sim_overheads.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
-sim=$root/build/sim/cellshift-sim
 [ -x "$sim" ] || { echo "sim_overheads.sh: build first (missing $sim)" >&2; exit 1; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
@@ -37,7 +40,8 @@ for P in $ranks_list; do
         > "$out/P$P.log"
     echo "[overheads] P = $P: $(grep '^done:' "$out/P$P.log")" >&2
 done
-/usr/bin/python3 - "$out" $ranks_list <<'PY'
+# Any Python 3 reads the logs (no module beyond the standard library).
+python3 - "$out" $ranks_list <<'PY'
 import re, sys
 out, ranks = sys.argv[1], sys.argv[2:]
 cols = ["ghost exchange", "migration", "decision", "output", "wait (step sync)", "forces",
