@@ -258,11 +258,14 @@ void lammps_side_by_side(const Options& o) {
         if (N > o.max_n)
             continue;
         const int steps = n == 20 ? 200 : 40;
-        std::vector<double> morse, opt, binned, verlet, binned2, verlet2;
+        std::vector<double> morse, opt, binned, verlet, binned2, verlet2, portable, portable2;
         const sim::Lattice lattice = sim::fcc_lattice(n, kDensity, 0.05, 1);
         const sim::SemParams p = lattice_params(lattice);
         auto b = sim::make_backend("cpu-binned", p);
         auto v = sim::make_backend("cpu-verlet", p);
+        // The GPU backends' source on the CPU, where this build has it.
+        auto t =
+            available("thrust-omp-binned") ? sim::make_backend("thrust-omp-binned", p) : nullptr;
         const auto speed = [&](sim::ForceBackend& backend, int threads) {
             omp_set_num_threads(threads);
             return N / time_steps(backend, lattice.elements, 1).seconds_per_step;
@@ -276,6 +279,10 @@ void lammps_side_by_side(const Options& o) {
             verlet.push_back(speed(*v, 1));
             binned2.push_back(speed(*b, 2));
             verlet2.push_back(speed(*v, 2));
+            if (t) {
+                portable.push_back(speed(*t, 1));
+                portable2.push_back(speed(*t, 2));
+            }
         }
         const double m = median(morse), mo = have_opt ? median(opt) : 0.0;
         std::printf(
@@ -292,6 +299,13 @@ void lammps_side_by_side(const Options& o) {
                     "%.4g, \"efficiency_binned\": %.2f, \"efficiency_verlet\": %.2f}\n",
                     N, median(binned2), median(verlet2), median(binned2) / (2.0 * median(binned)),
                     median(verlet2) / (2.0 * median(verlet)));
+        if (t)
+            std::printf("{\"section\": \"lammps\", \"elements\": %.0f, \"backend\": "
+                        "\"thrust-omp-binned\", \"element_steps_per_s_1_thread\": %.4g, "
+                        "\"element_steps_per_s_2_threads\": %.4g, \"ratio_over_lammps\": %.2f, "
+                        "\"efficiency\": %.2f}\n",
+                        N, median(portable), median(portable2), median(portable) / m,
+                        median(portable2) / (2.0 * median(portable)));
         std::fflush(stdout);
     }
     omp_set_num_threads(saved);
