@@ -24,7 +24,7 @@ ForceStats CpuAllPairsBackend::compute_forces(const Elements& e, ForceField& f) 
     for (std::size_t i = 0; i < n; ++i) {
         if (!is_active(i))
             continue;
-        double fx = 0.0, fy = 0.0, fz = 0.0, energy = 0.0;
+        double fx = 0.0, fy = 0.0, fz = 0.0;
         for (std::size_t j = 0; j < n; ++j) {
             if (j == i)
                 continue;
@@ -34,10 +34,7 @@ ForceStats CpuAllPairsBackend::compute_forces(const Elements& e, ForceField& f) 
             }
         }
         stats.candidates += static_cast<std::int64_t>(n) - 1;
-        external_.evaluate(e.x[i], e.y[i], e.z[i], e.adhesive[i] != 0, fx, fy, fz, energy);
-        f.x[i] = fx;
-        f.y[i] = fy;
-        f.z[i] = fz;
+        store_total_force(e, i, e.x[i], e.y[i], e.z[i], fx, fy, fz, f);
     }
     return stats;
 }

@@ -14,6 +14,17 @@ public:
     ForceStats advance(Elements& elements, std::int64_t first_step, int steps) override;
 
 protected:
+    // The per-element tail every CPU kernel shares: the external force on element i
+    // (at x, y, z) added to its pair sum (fx, fy, fz), the total stored in f.
+    void store_total_force(const Elements& e, std::size_t i, double x, double y, double z,
+                           double fx, double fy, double fz, ForceField& f) const {
+        double energy = 0.0;
+        external_.evaluate(x, y, z, e.adhesive[i] != 0, fx, fy, fz, energy);
+        f.x[i] = fx;
+        f.y[i] = fy;
+        f.z[i] = fz;
+    }
+
     SemPairEvaluator pair_;
     ExternalEvaluator external_;
     EulerIntegrator integrator_;

@@ -52,7 +52,7 @@ ForceStats CpuBinnedBackend::compute_forces(const Elements& e, ForceField& f) {
         g.coordinates(b, bx, by, bz);
         const double xi = sx_[s], yi = sy_[s], zi = sz_[s];
         const std::int64_t ci = scell_[s];
-        double fx = 0.0, fy = 0.0, fz = 0.0, energy = 0.0;
+        double fx = 0.0, fy = 0.0, fz = 0.0;
         columns.for_each(g, start, xi, yi, zi, bx, by, bz, [&](std::int32_t j0, std::int32_t j1) {
             candidates += j1 - j0;
             for (std::int32_t j = j0; j < j1; ++j) {
@@ -65,10 +65,7 @@ ForceStats CpuBinnedBackend::compute_forces(const Elements& e, ForceField& f) {
             }
         });
         --candidates; // the element itself
-        external_.evaluate(xi, yi, zi, e.adhesive[i] != 0, fx, fy, fz, energy);
-        f.x[i] = fx;
-        f.y[i] = fy;
-        f.z[i] = fz;
+        store_total_force(e, i, xi, yi, zi, fx, fy, fz, f);
     }
     return ForceStats{candidates, interactions};
 }

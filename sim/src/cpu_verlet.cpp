@@ -128,7 +128,7 @@ ForceStats CpuVerletBackend::compute_forces(const Elements& e, ForceField& f) {
             if (!is_active(i))
                 continue;
             const lanes::Partner me = packed[s];
-            double fx = 0.0, fy = 0.0, fz = 0.0, energy = 0.0;
+            double fx = 0.0, fy = 0.0, fz = 0.0;
             if (vectorised_) {
                 const lanes::ElementForce sum = verlet_element(pair_, both_morse_, me, packed, list,
                                                                offset[s], offset[s + 1], scratch);
@@ -144,10 +144,7 @@ ForceStats CpuVerletBackend::compute_forces(const Elements& e, ForceField& f) {
                         ++interactions;
                 }
             }
-            external_.evaluate(me.x, me.y, me.z, e.adhesive[i] != 0, fx, fy, fz, energy);
-            f.x[i] = fx;
-            f.y[i] = fy;
-            f.z[i] = fz;
+            store_total_force(e, i, me.x, me.y, me.z, fx, fy, fz, f);
         }
     }
     return ForceStats{offset_[n], interactions};
