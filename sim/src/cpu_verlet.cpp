@@ -5,12 +5,28 @@
 #include <algorithm>
 #include <cmath>
 
+// One clone per instruction set, picked at load time by an ifunc resolver. Not under
+// ThreadSanitizer: the resolver runs during relocation, before TSan's runtime is up,
+// and the instrumented resolver crashes the program at start.
+#if defined(__SANITIZE_THREAD__)
+#define CELLSHIFT_NO_TARGET_CLONES 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CELLSHIFT_NO_TARGET_CLONES 1
+#endif
+#endif
+#ifdef CELLSHIFT_NO_TARGET_CLONES
+#define CELLSHIFT_TARGET_CLONES
+#else
+#define CELLSHIFT_TARGET_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+
 namespace cellshift::sim {
 namespace {
 
 // One element's pair sum, compiled once per instruction set and picked at load time;
 // which clone runs does not change the bits (pair_lanes.hpp).
-__attribute__((target_clones("avx512f", "avx2", "default"))) lanes::ElementForce
+CELLSHIFT_TARGET_CLONES lanes::ElementForce
 verlet_element(const SemPairEvaluator& pair, bool both_morse, const lanes::Partner& me,
                const lanes::Partner* partners, const std::int32_t* list, std::int64_t begin,
                std::int64_t end, lanes::Scratch& scratch) {
