@@ -1,18 +1,14 @@
 #include "cpu_backend.hpp"
 
+#include "cellshift/sim/integrate_owned.hpp"
+
 namespace cellshift::sim {
 
 ForceStats CpuBackend::advance(Elements& e, std::int64_t first_step, int steps) {
     ForceStats stats;
-    const auto n = static_cast<std::ptrdiff_t>(e.size());
     for (int k = 0; k < steps; ++k) {
         stats += compute_forces(e, forces_);
-        const std::int64_t step = first_step + k;
-#pragma omp parallel for schedule(static)
-        for (std::ptrdiff_t i = 0; i < n; ++i) {
-            integrator_.update(e.x[i], e.y[i], e.z[i], forces_.x[i], forces_.y[i], forces_.z[i],
-                               e.id[i], step);
-        }
+        integrate_owned(integrator_, e, forces_, first_step + k, e.size());
     }
     return stats;
 }

@@ -115,7 +115,18 @@ inline CLI::App* add_run_subcommand(CLI::App& app, RunCommandLine& line) {
     run->add_option("--clock", line.balance.clock,
                     "rank times the policy sees: model (calibrated cost model, reproducible) or "
                     "measured (steady clock around each rank's compute)")
-        ->capture_default_str()
+        ->transform(CLI::Validator(
+            [](std::string& text) -> std::string { // the name, as the enum's number
+                for (const Clock c : {Clock::model, Clock::measured}) {
+                    if (text == clock_name(c)) {
+                        text = std::to_string(static_cast<int>(c));
+                        return {};
+                    }
+                }
+                return "clock must be model or measured, got '" + text + "'";
+            },
+            "model|measured", "clock"))
+        ->default_str(clock_name(line.balance.clock))
         ->group(lb);
     const char* cost = "Model clock (cellshift-sim calibrate; docs/simulator.md)";
     run->add_option("--cost-pair", line.balance.cost.per_pair,

@@ -164,10 +164,10 @@ void print_balance_summary(const SlabSimulation& sim, double wall) {
         limited_events += e.limited > 0 ? 1 : 0;
     }
     const double E = static_cast<double>(std::max<std::size_t>(events.size(), 1));
-    std::cout << std::fixed << std::setprecision(2) << "load balancing (clock: " << b.clock
-              << "; policy " << b.policy << "; " << sim.ranks() << " ranks, " << b.slabs
-              << " slabs, w_min " << b.w_min << ", events every " << b.rebalance_every
-              << " steps)\n"
+    std::cout << std::fixed << std::setprecision(2)
+              << "load balancing (clock: " << clock_name(b.clock) << "; policy " << b.policy << "; "
+              << sim.ranks() << " ranks, " << b.slabs << " slabs, w_min " << b.w_min
+              << ", events every " << b.rebalance_every << " steps)\n"
               << "  events                          " << events.size() << "\n"
               << "  mean imbalance                  " << 100.0 * imbalance / E
               << " %  (max/mean - 1 of the rank times, per event)\n"
@@ -336,9 +336,9 @@ int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions&
         std::cout << "cellshift-sim: " << size << " rank(s), " << sim.backend_name() << ", domain "
                   << params.Lx << " x " << params.Ly << " x " << params.Lz << ", " << grid.nx
                   << " x " << grid.ny << " x " << grid.nz << " bins, " << sim.balance().slabs
-                  << " slabs, policy " << balance.policy << " (" << balance.clock << " clock), "
-                  << c.total_cells() << " cells, " << c.elements << " elements, " << o.steps
-                  << " steps"
+                  << " slabs, policy " << balance.policy << " (" << clock_name(balance.clock)
+                  << " clock), " << c.total_cells() << " cells, " << c.elements << " elements, "
+                  << o.steps << " steps"
                   << (o.restart.empty()
                           ? std::string()
                           : " from step " + std::to_string(sim.local().step) + " of " + o.restart)

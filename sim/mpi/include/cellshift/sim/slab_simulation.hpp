@@ -6,13 +6,19 @@
 // chooses new boundaries that are broadcast; cells then migrate to their new
 // owners. With a CPU backend that gathers in canonical order (cpu-binned,
 // cpu-allpairs) the trajectory is bitwise that of one rank.
+//
+// One class, one file per concept: slab_simulation.cpp (setup and the step),
+// ghost_exchange.cpp, slab_lifecycle.cpp (growth, division and the daughters'
+// ids), slab_rebalance.cpp (the decision and migration), slab_checkpoint.cpp
+// (gather, checkpoint, restart), slab_records.cpp (run record and trace).
 
 #include "cellshift/controller/policy.hpp"
 #include "cellshift/data/checkpoint.hpp"
 #include "cellshift/data/run_record.hpp"
 #include "cellshift/data/trace.hpp"
+#include "cellshift/sim/balance_options.hpp"
+#include "cellshift/sim/balance_records.hpp"
 #include "cellshift/sim/collective_error.hpp"
-#include "cellshift/sim/cost_model.hpp"
 #include "cellshift/sim/element_parcel.hpp"
 #include "cellshift/sim/force_backend.hpp"
 #include "cellshift/sim/lifecycle.hpp"
@@ -28,81 +34,6 @@
 #include <vector>
 
 namespace cellshift::sim {
-
-struct BalanceOptions {
-    std::int64_t slabs = 0;             // S: slabs along x (the balancer's slices);
-                                        // 0: one per bin column, Lx / bin edge
-    std::int64_t w_min = 2;             // minimum slabs per rank
-    std::int64_t rebalance_every = 100; // steps between rebalancing events (0: never)
-    std::string policy = "static";      // registry name
-    std::string controller_file;        // for rnn
-    std::vector<std::string> params;    // POLICY.NAME=VALUE overrides of its parameters
-    std::string clock = "model";        // model | measured
-    CostModel cost;
-};
-
-// One rebalancing event, as the run record stores it.
-struct BalanceEvent {
-    std::int64_t step = 0;
-    std::vector<double> rank_time;        // [P] of the interval that just ended
-    std::vector<std::int64_t> boundaries; // [P+1] that governed it
-    std::vector<std::int64_t> elements;   // [P] owned at its end
-    double imbalance = 0.0;               // max/mean - 1 of rank_time
-    std::int64_t migrated_slices = 0;     // moved by this event's decision
-    std::int64_t migrated_elements = 0;   // elements that changed owner because of it
-    std::int64_t limited = 0;             // boundaries whose move w_min shortened
-};
-
-// Sums over the run so far (rank 0's view), under both clocks whichever one the
-// policy sees: runtime = sum over steps of the slowest rank's time plus
-// migration; mean = sum over steps of the mean rank time (perfect balance).
-struct ClockTotals {
-    double runtime = 0.0;
-    double mean = 0.0;
-    double migration = 0.0; // of runtime
-    // Share of the runtime spent waiting for the slowest rank.
-    double waiting_fraction() const {
-        return runtime > 0.0 ? (runtime - migration - mean) / runtime : 0.0;
-    }
-};
-
-// Where this rank's wall time went, by phase (steady clock, seconds): what the
-// decomposition itself costs beside the physics (docs/simulator.md, "Overheads").
-struct PhaseSeconds {
-    double ghost_exchange = 0.0; // extents, packing, neighbour exchange, merge
-    double forces = 0.0;         // the backend's force evaluation
-    double integration = 0.0;    // the Euler step of owned elements
-    double step_sync = 0.0;      // the per-step all-gather: mostly waiting for the slowest rank
-    double lifecycle = 0.0;      // growth, division, differentiation (not migration)
-    double migration = 0.0;      // cells to their owners, after lifecycle and rebalancing
-    double decision = 0.0;       // rebalancing: gathers, the policy, the broadcast
-    static constexpr int kCount = 7;
-    double* begin() { return &ghost_exchange; }
-    const double* begin() const { return &ghost_exchange; }
-    static const char* name(int k);
-};
-
-struct BalanceTotals {
-    ClockTotals model, measured;
-    std::int64_t steps = 0;
-    std::int64_t ghosts = 0;    // ghost elements received, summed over steps and ranks
-    std::int64_t divisions = 0; // of the whole tissue
-    std::int64_t elements_added = 0;
-    std::int64_t differentiations = 0;
-    std::int64_t interactions = 0; // pair interactions, whole tissue
-    const ClockTotals& of(const std::string& clock) const {
-        return clock == "model" ? model : measured;
-    }
-};
-
-// `balance` with --slabs 0 resolved to one slab per bin column of `params`.
-BalanceOptions with_resolved_slabs(BalanceOptions balance, const SemParams& params);
-
-// Checks the model and the (resolved) balancing options for `ranks` ranks, as a
-// SlabSimulation does before anything runs, and makes the policy. MPI-free:
-// throws std::invalid_argument with one line naming the option.
-std::unique_ptr<controller::Policy> make_checked_policy(const SemParams& params,
-                                                        const BalanceOptions& balance, int ranks);
 
 class SlabSimulation {
 public:
@@ -151,7 +82,11 @@ public:
     data::Trace trace(const std::string& source) const;
 
 private:
+    void restore(const data::Checkpoint& c); // the constructor's restart path
     void step_once();
+    // Every rank's cost of one step under both clocks into the totals (collective).
+    void add_step_totals(double modelled, double busy, std::size_t ghosts,
+                         std::int64_t interactions);
     void lifecycle();
     void rebalance();
     // Moves every cell to the owner of its centroid's slab; returns the elements

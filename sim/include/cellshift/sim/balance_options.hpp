@@ -1,0 +1,44 @@
+#pragma once
+// How a simulation balances (docs/design.md section 5): the slabs, the policy and
+// its parameters, the clock the policy reads and the cost model behind it, and the
+// check of all of them against the model and the rank count. MPI-free, so the
+// config fuzzer and the tools check a setup without starting MPI.
+
+#include "cellshift/controller/policy.hpp"
+#include "cellshift/sim/cost_model.hpp"
+#include "cellshift/sim/sem_params.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cellshift::sim {
+
+// The rank times a policy sees: the calibrated cost model (reproducible, the same
+// on every machine) or the steady clock around each rank's compute.
+enum class Clock { model, measured };
+const char* clock_name(Clock clock);
+
+struct BalanceOptions {
+    std::int64_t slabs = 0;             // S: slabs along x (the balancer's slices);
+                                        // 0: one per bin column, Lx / bin edge
+    std::int64_t w_min = 2;             // minimum slabs per rank
+    std::int64_t rebalance_every = 100; // steps between rebalancing events (0: never)
+    std::string policy = "static";      // registry name
+    std::string controller_file;        // for rnn
+    std::vector<std::string> params;    // POLICY.NAME=VALUE overrides of its parameters
+    Clock clock = Clock::model;
+    CostModel cost;
+};
+
+// `balance` with --slabs 0 resolved to one slab per bin column of `params`.
+BalanceOptions with_resolved_slabs(BalanceOptions balance, const SemParams& params);
+
+// Checks the model and the (resolved) balancing options for `ranks` ranks, as a
+// SlabSimulation does before anything runs, and makes the policy. Throws
+// std::invalid_argument with one line naming the option.
+std::unique_ptr<controller::Policy> make_checked_policy(const SemParams& params,
+                                                        const BalanceOptions& balance, int ranks);
+
+} // namespace cellshift::sim
