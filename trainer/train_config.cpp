@@ -1,5 +1,6 @@
 #include "train_config.hpp"
 
+#include "cellshift/data/controller_file.hpp"
 #include "cellshift/scenarios/scenario.hpp"
 
 #include <CLI/CLI.hpp>
@@ -172,7 +173,7 @@ void validate(const TrainConfig& c) {
     require(c.fast_level_alpha > 0 && c.fast_level_alpha <= 1 && c.fast_trend_beta >= 0 &&
                 c.fast_trend_beta <= 1,
             "--fast-level-alpha must be in (0, 1] and --fast-trend-beta in [0, 1]");
-    require(c.hold_horizon == 0 || (c.hold_horizon >= 1 && c.hold_horizon <= 1e6),
+    require(data::valid_hold_horizon(c.hold_horizon),
             "--hold-horizon must be 0 (no gate) or in [1, 1e6] intervals");
     require(c.hold_horizon == 0 || (c.base != "reactive" && c.optimiser == "es"),
             "--hold-horizon needs a forecast or blend base and --optimiser es (the surrogate "

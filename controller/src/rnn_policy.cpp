@@ -6,7 +6,7 @@
 #include "cellshift/controller/holt.hpp"
 #include "cellshift/controller/partition.hpp"
 #include "cellshift/controller/residual.hpp"
-#include "styles.hpp"
+#include "styles/style_definition.hpp"
 
 #include <cmath>
 #include <random>
@@ -253,34 +253,4 @@ data::Controller untrained_blend_controller(double level_alpha, double trend_bet
     return c;
 }
 
-namespace styles {
-
-std::unique_ptr<Policy> make_rnn(const Parameters& p, const PolicySettings& settings) {
-    if (settings.controller == nullptr && settings.controller_file.empty()) {
-        throw std::invalid_argument("policy 'rnn' needs a controller file (--controller FILE)");
-    }
-    data::Controller c = settings.controller != nullptr
-                             ? *settings.controller
-                             : data::read_controller(settings.controller_file);
-    if (p["hold_horizon"] >= 0.0) {
-        if (c.base == data::kReactiveBase && p["hold_horizon"] != 0.0) {
-            throw std::invalid_argument(
-                "rnn.hold_horizon needs a forecast or blend base; this controller's is reactive");
-        }
-        if (p["hold_horizon"] != 0.0 && p["hold_horizon"] < 1.0) {
-            throw std::invalid_argument("rnn.hold_horizon must be -1 (the file's), 0 or >= 1");
-        }
-        c.hold_horizon = p["hold_horizon"];
-    }
-    return make_rnn_policy(c);
-}
-
-std::unique_ptr<Policy> make_rnn_zero(const Parameters& p, const PolicySettings&) {
-    ReactiveParams params{p["alpha"], p["tau"], p["ds_max_fraction"]};
-    // The rank-time set: like reactive, it needs nothing but rank times.
-    return make_rnn_policy(untrained_controller(params, 24, static_cast<std::uint64_t>(p["seed"]),
-                                                kRankTimeFeatureCount));
-}
-
-} // namespace styles
 } // namespace cellshift::controller

@@ -79,7 +79,7 @@ void validate(const Controller& c, const std::string& where) {
     if (!(std::isfinite(c.training.lambda) && c.training.lambda >= 0.0)) {
         fail(where, "training lambda must be finite and >= 0");
     }
-    if (!(c.hold_horizon == 0.0 || (c.hold_horizon >= 1.0 && c.hold_horizon <= 1e6))) {
+    if (!valid_hold_horizon(c.hold_horizon)) {
         fail(where, "hold_horizon must be 0 (no gate) or in [1, 1e6] intervals");
     }
     if (c.hold_horizon != 0.0 && c.base == kReactiveBase) {

@@ -86,6 +86,12 @@ struct Controller {
     }
 };
 
+// The cost gate's horizon rule, one place for the file, the rnn style's override
+// and the trainer: 0 (no gate) or in [1, 1e6] intervals.
+inline bool valid_hold_horizon(double h) {
+    return h == 0.0 || (h >= 1.0 && h <= 1e6);
+}
+
 // Checks shapes, finiteness and ranges; throws Error naming `where`.
 void validate(const Controller& controller, const std::string& where);
 

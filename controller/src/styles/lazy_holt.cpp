@@ -19,7 +19,6 @@
 
 #include "cellshift/controller/partition.hpp"
 #include "holt_forecast_policy.hpp"
-#include "styles.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -75,10 +74,32 @@ private:
 
 } // namespace
 
-std::unique_ptr<Policy> make_lazy_holt(const Parameters& p, const PolicySettings&) {
-    return std::make_unique<LazyHoltPolicy>(
-        p["level_alpha"], p["trend_beta"],
-        LazySettings{p["threshold"], p["threshold_slices"], p["hysteresis"], p["step"]});
+struct LazyHoltFields : HoltFields {
+    double threshold = 0.0, threshold_slices = 0.0, hysteresis = 0.0, step = 0.0;
+};
+
+CELLSHIFT_POLICY_STYLES(lazy_holt) {
+    using F = LazyHoltFields;
+    std::vector<Field<F>> fields = holt_fields<F>();
+    fields.insert(fields.end(),
+                  {{"threshold", &F::threshold, -1.0, -1.0, 10.0,
+                    "a boundary moves only to unload a neighbour whose forecast load is >= (1 + "
+                    "threshold) x mean (-1: no gate, holt's repartition)"},
+                   {"threshold_slices", &F::threshold_slices, 0.0, 0.0, 1e6,
+                    "added to threshold in slices of a mean-width rank: threshold + this / (S/P)"},
+                   {"hysteresis", &F::hysteresis, 1.0, 0.0, 1e6,
+                    "slices between boundary and target before it moves"},
+                   {"step", &F::step, 0.0, 0.0, 1e6,
+                    "largest move per boundary and event, slices (0: no limit)"}});
+    styles.push_back(define_style<F>(
+        "lazy-holt",
+        "holt's target, but a boundary moves only to unload a neighbour heavier than (1 + "
+        "threshold + threshold_slices / (S/P)) x mean, by at most step slices",
+        fields, Reads::slice_workload, [](const F& f, const PolicySettings&) {
+            return std::make_unique<LazyHoltPolicy>(
+                f.level_alpha, f.trend_beta,
+                LazySettings{f.threshold, f.threshold_slices, f.hysteresis, f.step});
+        }));
 }
 
 } // namespace cellshift::controller::styles

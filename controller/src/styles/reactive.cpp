@@ -1,8 +1,7 @@
 // `reactive`: the reactive boundary-shift rule of docs/design.md section 3, applied to all
 // interior boundaries at once through the joint feasible update.
 
-#include "cellshift/controller/reactive.hpp"
-#include "styles.hpp"
+#include "reactive_fields.hpp"
 
 namespace cellshift::controller::styles {
 namespace {
@@ -21,9 +20,13 @@ private:
 
 } // namespace
 
-std::unique_ptr<Policy> make_reactive(const Parameters& p, const PolicySettings&) {
-    return std::make_unique<ReactivePolicy>(
-        ReactiveParams{p["alpha"], p["tau"], p["ds_max_fraction"]});
+CELLSHIFT_POLICY_STYLES(reactive) {
+    styles.push_back(
+        define_style<ReactiveFields>("reactive", "reactive boundary-shift rule (paper baseline)",
+                                     reactive_fields<ReactiveFields>(), Reads::rank_times,
+                                     [](const ReactiveFields& f, const PolicySettings&) {
+                                         return std::make_unique<ReactivePolicy>(f.params());
+                                     }));
 }
 
 } // namespace cellshift::controller::styles

@@ -1,6 +1,6 @@
 // `static`: keeps the initial (workload-aware) partition for the whole run.
 
-#include "styles.hpp"
+#include "style_definition.hpp"
 
 namespace cellshift::controller::styles {
 namespace {
@@ -11,8 +11,10 @@ class StaticPolicy final : public Policy {
 
 } // namespace
 
-std::unique_ptr<Policy> make_static(const Parameters&, const PolicySettings&) {
-    return std::make_unique<StaticPolicy>();
+CELLSHIFT_POLICY_STYLES(static) {
+    styles.push_back(define_style<NoFields>(
+        "static", "keep the workload-aware initial partition", {}, Reads::rank_times,
+        [](const NoFields&, const PolicySettings&) { return std::make_unique<StaticPolicy>(); }));
 }
 
 } // namespace cellshift::controller::styles

@@ -5,8 +5,10 @@
 
 #include "cellshift/controller/holt.hpp"
 #include "cellshift/controller/policy.hpp"
+#include "style_definition.hpp"
 
 #include <stdexcept>
+#include <vector>
 
 namespace cellshift::controller::styles {
 
@@ -31,5 +33,17 @@ private:
         holt_.restore(state_array(state, "holt/level", n), state_array(state, "holt/trend", n));
     }
 };
+
+// Holt's two constants, shared by both styles' parameter tables.
+struct HoltFields {
+    double level_alpha = 0.0;
+    double trend_beta = 0.0;
+};
+
+template <class Fields>
+std::vector<Field<Fields>> holt_fields() {
+    return {{"level_alpha", &Fields::level_alpha, 0.6, 0.0, 1.0, "smoothing of the level"},
+            {"trend_beta", &Fields::trend_beta, 0.0, 0.0, 1.0, "smoothing of the trend"}};
+}
 
 } // namespace cellshift::controller::styles

@@ -4,7 +4,7 @@
 // migration. Among optimal partitions it keeps cuts nearest to the current ones.
 
 #include "cellshift/controller/partition.hpp"
-#include "styles.hpp"
+#include "style_definition.hpp"
 
 #include <stdexcept>
 
@@ -23,8 +23,11 @@ class OraclePolicy final : public Policy {
 
 } // namespace
 
-std::unique_ptr<Policy> make_oracle(const Parameters&, const PolicySettings&) {
-    return std::make_unique<OraclePolicy>();
+CELLSHIFT_POLICY_STYLES(oracle) {
+    styles.push_back(define_style<NoFields>(
+        "oracle", "clairvoyant optimal min-max partition of the next interval (a floor)", {},
+        Reads::next_workload,
+        [](const NoFields&, const PolicySettings&) { return std::make_unique<OraclePolicy>(); }));
 }
 
 } // namespace cellshift::controller::styles

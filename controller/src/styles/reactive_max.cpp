@@ -5,8 +5,7 @@
 // is at least mean + focus * (max - mean) (focus 0: slower neighbour above the
 // mean; 1: only the slowest rank's two boundaries). Moves are reactive's.
 
-#include "cellshift/controller/reactive.hpp"
-#include "styles.hpp"
+#include "reactive_fields.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -40,9 +39,20 @@ private:
 
 } // namespace
 
-std::unique_ptr<Policy> make_reactive_max(const Parameters& p, const PolicySettings&) {
-    return std::make_unique<ReactiveMaxPolicy>(
-        ReactiveParams{p["alpha"], p["tau"], p["ds_max_fraction"]}, p["focus"]);
+struct ReactiveMaxFields : ReactiveFields {
+    double focus = 0.0;
+};
+
+CELLSHIFT_POLICY_STYLES(reactive_max) {
+    std::vector<Field<ReactiveMaxFields>> fields = reactive_fields<ReactiveMaxFields>();
+    fields.push_back({"focus", &ReactiveMaxFields::focus, 0.0, 0.0, 1.0,
+                      "a boundary moves only if its slower neighbour's time is >= mean + focus "
+                      "(max - mean)"});
+    styles.push_back(define_style<ReactiveMaxFields>(
+        "reactive-max", "reactive rule on the boundaries of the slowest ranks only", fields,
+        Reads::rank_times, [](const ReactiveMaxFields& f, const PolicySettings&) {
+            return std::make_unique<ReactiveMaxPolicy>(f.params(), f.focus);
+        }));
 }
 
 } // namespace cellshift::controller::styles

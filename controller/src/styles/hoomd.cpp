@@ -4,7 +4,7 @@
 // renormalised to fill the domain, and each boundary moves at most half the gap
 // to its neighbour on the side it moves toward.
 
-#include "styles.hpp"
+#include "style_definition.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -51,8 +51,20 @@ private:
 
 } // namespace
 
-std::unique_ptr<Policy> make_hoomd(const Parameters& p, const PolicySettings&) {
-    return std::make_unique<HoomdPolicy>(p["tolerance"], p["max_change"]);
+struct HoomdFields {
+    double tolerance = 0.0, max_change = 0.0;
+};
+
+CELLSHIFT_POLICY_STYLES(hoomd) {
+    styles.push_back(define_style<HoomdFields>(
+        "hoomd", "HOOMD-blue style: scale domains by inverse load ratio",
+        {{"tolerance", &HoomdFields::tolerance, 1.05, 1.0, 10.0,
+          "balance only when max/mean exceeds this"},
+         {"max_change", &HoomdFields::max_change, 0.002, 0.0, 1.0,
+          "largest relative width change per event"}},
+        Reads::rank_times, [](const HoomdFields& f, const PolicySettings&) {
+            return std::make_unique<HoomdPolicy>(f.tolerance, f.max_change);
+        }));
 }
 
 } // namespace cellshift::controller::styles

@@ -5,20 +5,11 @@
 
 #include "cellshift/controller/partition.hpp"
 #include "holt_forecast_policy.hpp"
-#include "styles.hpp"
+#include "style_definition.hpp"
 
 #include <stdexcept>
 
 namespace cellshift::controller::styles {
-
-const std::vector<double>& require_slice_workload(const Observation& o, const char* policy) {
-    if (o.slice_workload.empty()) {
-        throw std::invalid_argument(std::string("policy '") + policy +
-                                    "' needs per-slice workload estimates, and the caller "
-                                    "gave none");
-    }
-    return o.slice_workload;
-}
 
 namespace {
 
@@ -41,12 +32,18 @@ private:
 
 } // namespace
 
-std::unique_ptr<Policy> make_persistence(const Parameters&, const PolicySettings&) {
-    return std::make_unique<PersistencePolicy>();
-}
-
-std::unique_ptr<Policy> make_holt(const Parameters& p, const PolicySettings&) {
-    return std::make_unique<HoltPolicy>(p["level_alpha"], p["trend_beta"]);
+CELLSHIFT_POLICY_STYLES(persistence_holt) {
+    styles.push_back(define_style<NoFields>(
+        "persistence", "forecast = last per-slice workload, equal-load repartition", {},
+        Reads::slice_workload, [](const NoFields&, const PolicySettings&) {
+            return std::make_unique<PersistencePolicy>();
+        }));
+    styles.push_back(define_style<HoltFields>(
+        "holt", "Holt level+trend forecast per slice, equal-load repartition",
+        holt_fields<HoltFields>(), Reads::slice_workload,
+        [](const HoltFields& f, const PolicySettings&) {
+            return std::make_unique<HoltPolicy>(f.level_alpha, f.trend_beta);
+        }));
 }
 
 } // namespace cellshift::controller::styles

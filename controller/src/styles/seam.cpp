@@ -5,7 +5,7 @@
 // (ties: lower index first).
 
 #include "cellshift/controller/reactive.hpp"
-#include "styles.hpp"
+#include "style_definition.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -50,8 +50,20 @@ private:
 
 } // namespace
 
-std::unique_ptr<Policy> make_seam(const Parameters& p, const PolicySettings&) {
-    return std::make_unique<SeamPolicy>(p["rho"], p["delta"]);
+struct SeamFields {
+    double rho = 0.0, delta = 0.0;
+};
+
+CELLSHIFT_POLICY_STYLES(seam) {
+    styles.push_back(define_style<SeamFields>(
+        "seam",
+        "seam rule (seed 003): move by delta when the relative difference exceeds rho, never "
+        "two adjacent boundaries",
+        {{"rho", &SeamFields::rho, 0.1, 0.0, 2.0, "threshold on the relative load difference"},
+         {"delta", &SeamFields::delta, 1.0, 1.0, 1e9, "slices moved per triggered boundary"}},
+        Reads::rank_times, [](const SeamFields& f, const PolicySettings&) {
+            return std::make_unique<SeamPolicy>(f.rho, f.delta);
+        }));
 }
 
 } // namespace cellshift::controller::styles

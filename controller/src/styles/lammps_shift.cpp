@@ -7,7 +7,7 @@
 
 #include "cellshift/controller/feasible_update.hpp"
 #include "cellshift/controller/partition.hpp"
-#include "styles.hpp"
+#include "style_definition.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -67,8 +67,23 @@ private:
 
 } // namespace
 
-std::unique_ptr<Policy> make_lammps_shift(const Parameters& p, const PolicySettings&) {
-    return std::make_unique<LammpsShiftPolicy>(p["threshold"], p["iterations"], p["stop"]);
+struct LammpsShiftFields {
+    double threshold = 0.0, iterations = 0.0, stop = 0.0;
+};
+
+CELLSHIFT_POLICY_STYLES(lammps_shift) {
+    using F = LammpsShiftFields;
+    styles.push_back(define_style<F>(
+        "lammps-shift",
+        "LAMMPS fix balance shift style: threshold, then bisection of cuts on slice costs",
+        {{"threshold", &F::threshold, 1.01, 1.0, 10.0,
+          "rebalance when measured max/mean exceeds this"},
+         {"iterations", &F::iterations, 10.0, 1.0, 1000.0, "Niter: adjustment rounds per event"},
+         {"stop", &F::stop, 1.01, 1.0, 10.0,
+          "stopthresh: stop when the estimated max/mean is below"}},
+        Reads::slice_workload, [](const F& f, const PolicySettings&) {
+            return std::make_unique<LammpsShiftPolicy>(f.threshold, f.iterations, f.stop);
+        }));
 }
 
 } // namespace cellshift::controller::styles

@@ -1,0 +1,69 @@
+// `rnn` and `rnn-zero`: the learned GRU controller of a controller file
+// (rnn_policy.hpp), and the same network with random weights and a zero head,
+// which must reproduce `reactive` exactly (the residual's identity test).
+#include "cellshift/controller/features.hpp"
+#include "cellshift/controller/rnn_policy.hpp"
+#include "reactive_fields.hpp"
+
+#include <cstdint>
+#include <stdexcept>
+
+namespace cellshift::controller::styles {
+
+namespace {
+
+struct RnnFields {
+    double hold_horizon = -1.0;
+};
+
+std::unique_ptr<Policy> make_rnn(const RnnFields& f, const PolicySettings& settings) {
+    if (settings.controller == nullptr && settings.controller_file.empty()) {
+        throw std::invalid_argument("policy 'rnn' needs a controller file (--controller FILE)");
+    }
+    data::Controller c = settings.controller != nullptr
+                             ? *settings.controller
+                             : data::read_controller(settings.controller_file);
+    if (f.hold_horizon != -1.0) { // -1: the file's own
+        if (c.base == data::kReactiveBase && f.hold_horizon != 0.0) {
+            throw std::invalid_argument(
+                "rnn.hold_horizon needs a forecast or blend base; this controller's is reactive");
+        }
+        if (!data::valid_hold_horizon(f.hold_horizon)) {
+            throw std::invalid_argument("rnn.hold_horizon must be -1 (the file's), 0 or in [1, "
+                                        "1e6]");
+        }
+        c.hold_horizon = f.hold_horizon;
+    }
+    return make_rnn_policy(c);
+}
+
+struct RnnZeroFields : ReactiveFields {
+    double seed = 0.0;
+};
+
+} // namespace
+
+CELLSHIFT_POLICY_STYLES(rnn) {
+    styles.push_back(define_style<RnnFields>(
+        "rnn",
+        "learned GRU controller from a controller file: a gain and correction on holt's split "
+        "(forecast base; reads per-slice workload and the host's migration cost) or a residual "
+        "on the reactive rule (the paper's)",
+        {{"hold_horizon", &RnnFields::hold_horizon, -1.0, -1.0, 1e6,
+          "cost gate: move only if the forecast says the move pays within this many intervals, "
+          "migration included (0: no gate; -1: the controller file's value)"}},
+        Reads::rank_times, make_rnn));
+
+    std::vector<Field<RnnZeroFields>> zero = reactive_fields<RnnZeroFields>();
+    zero.push_back(
+        {"seed", &RnnZeroFields::seed, 0.0, 0.0, 1e15, "seed of the random GRU weights"});
+    styles.push_back(define_style<RnnZeroFields>(
+        "rnn-zero", "residual GRU with random weights and a zero head: must equal reactive exactly",
+        zero, Reads::rank_times, [](const RnnZeroFields& f, const PolicySettings&) {
+            // The rank-time set: like reactive, it needs nothing but rank times.
+            return make_rnn_policy(untrained_controller(
+                f.params(), 24, static_cast<std::uint64_t>(f.seed), kRankTimeFeatureCount));
+        }));
+}
+
+} // namespace cellshift::controller::styles
