@@ -2,7 +2,7 @@
 # End-to-end balancing evaluation (issue 6): the same tissue on P ranks under
 # each policy on the model clock, plus one run of the same size on the measured
 # clock, then the comparison table (mean imbalance, runtime vs static, migrated
-# slabs). Usage:
+# slabs) from the run records (OUT/runs.md, runs.csv, manifest.json). Usage:
 #   scripts/e2e.sh [--build DIR] [--ranks P] [--steps N] [--out DIR] [--policies "a b c"]
 #                  [--controller FILE]
 set -euo pipefail
@@ -40,7 +40,8 @@ run() { # name, extra options...
     mpirun --quiet -n "$ranks" "$sim" --config "$config" run -q --steps "$steps" \
         --report-every "$steps" --controller "$controller" --run-record "$out/$name.h5" "$@" \
         > "$out/$name.log"
-    echo "[e2e] $name: $((SECONDS - start)) s, $(grep -m1 'mean imbalance' "$out/$name.log" | sed 's/ *(.*//; s/  */ /g')"
+    # The summary comes from the run record, not from the human-readable log.
+    echo "[e2e] $name: $((SECONDS - start)) s; $("$eval_tool" inspect "$out/$name.h5" | sed 's/^[^:]*: //')"
 }
 records=()
 for policy in $policies; do

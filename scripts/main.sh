@@ -116,7 +116,15 @@ if [ "$lambda_sweep" = 1 ] && [ -x build/trainer/cellshift-train ]; then
 fi
 
 say "the report"
-$E report --in out --out out/report
+# Each input is named: the report reads what each folder's manifest.json says it holds.
+report_inputs=(--scenarios out/eval --bound out/bound --e2e out/e2e --tissue out/e2e/tissue
+               --bench out/bench/sem_scaling.jsonl --bench out/bench/sem_lammps.jsonl)
+for mu in 0.001 0.01 0.1 1 10; do report_inputs+=(--runtime-mu "out/runtime_mu/mu$mu"); done
+for policy in reactive seam lazy-holt; do report_inputs+=(--sweep "out/sweep/$policy"); done
+for dir in out/lambda/lambda_*/; do
+    [ -f "$dir/manifest.json" ] && report_inputs+=(--lambda "$dir")
+done
+$E report --out out/report "${report_inputs[@]}"
 
 say "headline: held-out scenarios at P = 16 (controller level) and the end-to-end runs"
 awk '/^### P = 16/{on=1} /^### P/&&!/P = 16/{on=0} on' out/eval/scenarios.md

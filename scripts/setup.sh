@@ -99,7 +99,7 @@ if [ "$install" = 1 ]; then
         fi
     }
     install_optional lammps
-    install_optional paraview python3-paraview
+    install_optional paraview python3-paraview xvfb # xvfb: pictures without a display
 fi
 
 # --- 2. Configure and build -----------------------------------------------------------

@@ -1,11 +1,18 @@
 #!/usr/bin/python3
 """cellshift report: one self-contained HTML page (plus Markdown and CSV beside it)
-from the main job's outputs in OUT (scripts/main.sh): the controller table per rank
-count, imbalance over events, per-rank time curves, the imbalance-vs-migration
-trade-off, the force-kernel scaling, the end-to-end summary and the grown tissue
-coloured by owning rank. Plots are matplotlib reading the HDF5 files with h5py.
+from explicit inputs: the controller table per rank count, imbalance over events,
+per-rank time curves, the imbalance-vs-migration trade-off, runtime against the
+migration cost, the force-kernel scaling, the end-to-end summary and the grown
+tissue coloured by owning rank. Plots are matplotlib reading the HDF5 files with h5py.
 
-Usage: report.py --in OUT --out OUT/report [--machine TEXT]
+Every input is a folder a cellshift-eval command wrote with --out: its manifest.json
+says which command wrote it, with which options, and which file plays which role,
+so nothing here depends on a folder layout (the main job's call is in
+scripts/main.sh). Benchmark inputs are cellshift-bench-sem's JSON lines.
+
+Usage: report.py --out DIR [--scenarios DIR] [--runtime-mu DIR ...] [--sweep DIR ...]
+                 [--lambda DIR ...] [--bound DIR] [--e2e DIR] [--tissue DIR]
+                 [--bench FILE ...] [--machine TEXT]
 Every part is optional: a part whose inputs are missing is listed as missing.
 """
 import argparse
@@ -107,16 +114,72 @@ class Report:
             f.write(md)
 
 
+class InputError(Exception):
+    """A given input that is not what its option says: one line, exit 1."""
+
+
+def manifest(folder, *commands):
+    """The manifest.json of a cellshift-eval output folder, checked against the
+    commands whose output the option expects."""
+    if not os.path.isdir(folder):
+        raise InputError(f"{folder}: no such folder")
+    path = os.path.join(folder, "manifest.json")
+    if not os.path.exists(path):
+        raise InputError(f"{path}: missing (a folder written by cellshift-eval "
+                         f"{' or '.join(commands)} --out)")
+    with open(path) as f:
+        try:
+            m = json.load(f)
+        except json.JSONDecodeError as error:
+            raise InputError(f"{path}: not JSON ({error.msg}, line {error.lineno})")
+    if not isinstance(m, dict) or m.get("format") != "cellshift.manifest":
+        raise InputError(f"{path}: not a cellshift manifest")
+    if m.get("command") not in commands:
+        raise InputError(f"{path}: written by cellshift-eval {m.get('command')}, expected "
+                         f"{' or '.join(commands)}")
+    m["folder"] = folder
+    return m
+
+
+def files(m, role):
+    """The paths of a manifest's files in `role` (relative ones lie in its folder)."""
+    return [os.path.join(m["folder"], p) for p in m.get("files", {}).get(role, [])]
+
+
+def option(m, name):
+    """The value a manifest's command ran with for option `name` (None: none)."""
+    values = m.get("options", {}).get(name, [])
+    return values[0] if values else None
+
+
+def text_attr(f, name):
+    v = f.attrs.get(name, "")
+    return v.decode() if isinstance(v, bytes) else str(v)
+
+
+def records_by_policy(paths, ranks=None):
+    """policy -> run record path, the first of each policy (at `ranks` ranks, on the
+    model or workload clock when both ran)."""
+    out = {}
+    for path in paths:
+        with h5py.File(path, "r") as f:
+            if ranks is not None and f["rank_time"].shape[1] != ranks:
+                continue
+            if text_attr(f, "clock") == "measured":
+                continue
+            out.setdefault(text_attr(f, "policy"), path)
+    return out
+
+
 def read_csv(path):
     with open(path) as f:
         return list(csv.DictReader(f))
 
 
-def controller_table(r, indir):
-    path = os.path.join(indir, "eval", "scenarios.csv")
-    if not os.path.exists(path):
-        return r.lack("controller table", f"{path} is missing (cellshift-eval scenarios)")
-    rows = read_csv(path)
+def controller_table(r, scenarios):
+    if scenarios is None:
+        return r.lack("controller table", "no --scenarios (cellshift-eval scenarios --out DIR)")
+    rows = read_csv(files(scenarios, "table")[0])
     r.section("Controller level: held-out scenarios",
               "Every policy on the same held-out scenarios (evaluation seeds), per rank count P: "
               "mean global imbalance (max/mean - 1 of the noise-free rank times), migrated slices "
@@ -155,13 +218,13 @@ def controller_table(r, indir):
              "with no migration are drawn at 0.5.")
 
 
-def rank_time_panels(path_of, suffix):
+def rank_time_panels(records, suffix):
     """static / reactive / rnn side by side: each rank's time over the mean, per event
-    (the paper's dynamic-balancing figure), from the run records path_of(policy)."""
+    (the paper's dynamic-balancing figure), from the run records {policy: path}."""
     fig, axes = plt.subplots(1, 3, figsize=(12, 3.4), sharey=True)
     for ax, name in zip(axes, CORE):
-        path = path_of(name)
-        if not os.path.exists(path):
+        path = records.get(name)
+        if path is None:
             ax.set_title(f"{name}: missing")
             continue
         with h5py.File(path, "r") as f:
@@ -173,14 +236,13 @@ def rank_time_panels(path_of, suffix):
     return fig
 
 
-def sweep_figure(r, indir):
+def sweep_figure(r, scenarios, sweep_list, lambda_list, bound_m):
     """Every policy at P = 16 against the whole curves of the swept baselines."""
-    sweeps = {name: os.path.join(indir, "sweep", name, "sweep.csv")
-              for name in ("reactive", "seam", "lazy-holt")}
-    sweeps = {k: v for k, v in sweeps.items() if os.path.exists(v)}
-    table = os.path.join(indir, "eval", "scenarios.csv")
-    if not sweeps or not os.path.exists(table):
-        return r.lack("baseline sweep curves", "no out/sweep/*/sweep.csv (cellshift-eval sweep)")
+    sweeps = {option(m, "policy"): files(m, "table")[0] for m in sweep_list}
+    if not sweeps or scenarios is None:
+        return r.lack("baseline sweep curves",
+                      "needs --sweep (cellshift-eval sweep --out DIR) and --scenarios")
+    table = files(scenarios, "table")[0]
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for k, (name, path) in enumerate(sorted(sweeps.items())):
         pts = [x for x in read_csv(path) if int(x["ranks"]) == 16]
@@ -194,9 +256,11 @@ def sweep_figure(r, indir):
                    s=90 if x["policy"] == "rnn" else 35, color=plt.cm.tab10(k % 10),
                    marker="*" if x["policy"] == "rnn" else "o", label=x["policy"])
     lambdas = []
-    for path in glob.glob(os.path.join(indir, "lambda", "lambda_*", "scenarios.csv")):
-        lam = float(os.path.basename(os.path.dirname(path))[len("lambda_"):])
-        for x in read_csv(path):
+    for m in lambda_list:
+        # The migration weight the controller was trained with, from its file.
+        with h5py.File(option(m, "controller"), "r") as f:
+            lam = float(f["training"].attrs["lambda"])
+        for x in read_csv(files(m, "table")[0]):
             if int(x["ranks"]) == 16 and x["policy"] == "rnn":
                 lambdas.append((lam, float(x["migrated_slices"]), float(x["imbalance_pct"])))
     if lambdas:
@@ -208,8 +272,8 @@ def sweep_figure(r, indir):
         ax.scatter([max(m, 0.5) for _, m, _ in lambdas], [i for _, _, i in lambdas], s=30,
                    c=np.linspace(0.3, 1.0, len(lambdas)), cmap="GnBu", vmin=0, vmax=1,
                    edgecolor="#0e7c86", zorder=3)
-    bound = os.path.join(indir, "bound", "bound.csv")
-    if os.path.exists(bound):
+    bound = files(bound_m, "table")[0] if bound_m is not None else None
+    if bound is not None:
         pts = sorted((max(float(x["budget"]), 0.5), float(x["least_imbalance_pct"]))
                      for x in read_csv(bound) if int(x["ranks"]) == 16)
         if pts:
@@ -222,7 +286,7 @@ def sweep_figure(r, indir):
             ax.fill_between(xs, 0, ys, color="#bbbbbb", alpha=0.35, step="pre", zorder=0,
                             label="unreachable: least imbalance for that migration (bound)")
     ax.set_xscale("log")
-    if os.path.exists(bound) and pts:
+    if bound is not None and pts:
         ax.set_xlim(right=right)
     ax.set_xlabel("migrated slices per 100-event rollout")
     ax.set_ylabel("mean imbalance [%]")
@@ -242,21 +306,20 @@ def sweep_figure(r, indir):
         r.table(["lambda", "migrated slices", "imbalance %"],
                 [[f"{lam:g}", f"{m:.1f}", f"{i:.2f}"] for lam, m, i in lambdas], "lambda_sweep")
     if not lambdas:
-        r.lack("lambda sweep", "no out/lambda/lambda_*/scenarios.csv (scripts/lambda_sweep.sh)")
+        r.lack("lambda sweep", "no --lambda (scripts/lambda_sweep.sh)")
 
 
-def events_figures(r, indir):
-    files = sorted(glob.glob(os.path.join(indir, "eval", "runs", "scenarios_P16_*.h5")))
-    if not files:
-        return r.lack("imbalance over events", "no out/eval/runs/scenarios_P16_*.h5 (--records)")
+def events_figures(r, scenarios):
+    records = records_by_policy(files(scenarios, "records"), 16) if scenarios else {}
+    if not records:
+        return r.lack("imbalance over events",
+                      "no P = 16 run records (cellshift-eval scenarios --records --out DIR)")
     # The paper's three plus the best forecast baseline and the clairvoyant bound:
     # all ten lines on one axis would hide each other.
     shown = CORE + ["holt", "oracle"]
     fig, ax = plt.subplots(figsize=(9, 3.6))
-    for path in files:
+    for name, path in sorted(records.items()):
         with h5py.File(path, "r") as f:
-            name = f.attrs["policy"]
-            name = name.decode() if isinstance(name, bytes) else name
             if name in shown:
                 ax.plot(100 * f["imbalance"][:], label=name, lw=1.8 if name in CORE else 1.0,
                         color=plt.cm.tab10(shown.index(name)),
@@ -266,11 +329,10 @@ def events_figures(r, indir):
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     r.section("Imbalance over events", "One held-out scenario at P = 16: static, reactive, "
               "rnn, holt and the clairvoyant oracle (controller level, workload clock; every "
-              "policy's run record is in out/eval/runs).")
+              "policy's run record is in the --scenarios folder's runs/).")
     r.figure(fig, "imbalance_over_events", f"Global imbalance per event, P = 16, one held-out "
              f"scenario (workload clock; {r.machine}).")
-    fig = rank_time_panels(lambda name: os.path.join(indir, "eval", "runs",
-                                                     f"scenarios_P16_{name}.h5"), "")
+    fig = rank_time_panels(records, "")
     r.figure(fig, "rank_times", "Per-rank time relative to the mean, each line one of 16 ranks "
              f"(the paper's dynamic-balancing figure; workload clock; {r.machine}).")
 
@@ -285,17 +347,23 @@ def json_lines(path):
                 continue
 
 
-def scaling_figure(r, indir):
-    path = os.path.join(indir, "bench", "sem_scaling.jsonl")
-    if not os.path.exists(path):
-        return r.lack("force-kernel scaling", f"{path} is missing (cellshift-bench-sem)")
+def bench_records(paths):
+    """Every record of the --bench files (cellshift-bench-sem's JSON lines)."""
+    for path in paths:
+        if not os.path.isfile(path):
+            raise InputError(f"{path}: no such file")
+        yield from json_lines(path)
+
+
+def scaling_figure(r, bench):
     curves = {}
-    for x in json_lines(path):
+    for x in bench_records(bench):
         # Throughput rows only (the fit and ratio rows have other keys).
         if x.get("section") == "scaling" and "backend" in x and "element_steps_per_s" in x:
             curves.setdefault(x["backend"], []).append((x["elements"], x["element_steps_per_s"]))
     if not curves:
-        return r.lack("force-kernel scaling", f"{path} holds no scaling rows")
+        return r.lack("force-kernel scaling",
+                      "no scaling rows in --bench (cellshift-bench-sem --section scaling)")
     fig, ax = plt.subplots(figsize=(6, 4))
     for name, pts in sorted(curves.items()):
         pts.sort()
@@ -310,13 +378,10 @@ def scaling_figure(r, indir):
     r.figure(fig, "scaling", f"Force-kernel throughput, log-log (measured clock; {r.machine}).")
 
 
-def lammps_table(r, indir):
+def lammps_table(r, bench):
     """The force kernels beside LAMMPS' Morse, one thread each (cellshift-bench-sem --section lammps)."""
-    path = os.path.join(indir, "bench", "sem_lammps.jsonl")
-    if not os.path.exists(path):
-        return r.lack("LAMMPS side by side", f"{path} is missing (cellshift-bench-sem)")
     rows = []
-    for x in json_lines(path):
+    for x in bench_records(bench):
         if x.get("section") == "lammps" and x.get("threads") == 1:
             rows.append([f"{x['elements']:.0f}", f"{x['lammps_morse_atom_steps_per_s']:.3g}",
                          f"{x['lammps_morse_opt_atom_steps_per_s']:.3g}",
@@ -326,7 +391,8 @@ def lammps_table(r, indir):
         elif x.get("section") == "lammps" and "skipped" in x:
             return r.lack("LAMMPS side by side", x["skipped"])
     if not rows:
-        return r.lack("LAMMPS side by side", f"{path} holds no LAMMPS rows")
+        return r.lack("LAMMPS side by side",
+                      "no LAMMPS rows in --bench (cellshift-bench-sem --section lammps)")
     r.section("Beside LAMMPS", "Element-steps (atom-steps) per second, one thread each, the same "
               "fcc lattice and Morse potential, measured in the same run "
               "(cellshift-bench-sem --section lammps).")
@@ -334,11 +400,11 @@ def lammps_table(r, indir):
              "cpu-binned"], rows, "lammps_side_by_side")
 
 
-def e2e_parts(r, indir):
-    path = os.path.join(indir, "e2e", "runs.csv")
-    if not os.path.exists(path):
-        return r.lack("end-to-end summary", f"{path} is missing (scripts/e2e.sh)")
-    rows = read_csv(path)
+def e2e_parts(r, runs, tissue):
+    if runs is None:
+        return r.lack("end-to-end summary", "no --e2e (cellshift-eval runs --out DIR; "
+                      "scripts/e2e.sh)")
+    rows = read_csv(files(runs, "table")[0])
     r.section("End to end: the SEM simulator under MPI",
               "The same tissue on P ranks under each policy (scripts/e2e.sh). Runtime is the sum "
               "over steps of the slowest rank's time plus migration; the model clock is the "
@@ -351,12 +417,13 @@ def e2e_parts(r, indir):
                f'{100 * float(x["runtime_vs_baseline"]):+.1f}%'),
               f'{float(x["measured_runtime_s"]):.3f}', f'{float(x["wall_s"]):.1f}',
               x["migrated_slices"]] for x in rows], "e2e_table")
-    fig = rank_time_panels(lambda name: os.path.join(indir, "e2e", f"{name}.h5"), " (simulator)")
+    fig = rank_time_panels(records_by_policy(files(runs, "records")), " (simulator)")
     r.figure(fig, "e2e_rank_times", "Per-rank time relative to the mean in the simulator, one "
              f"line per rank (model clock; {r.machine}).")
-    snaps = sorted(glob.glob(os.path.join(indir, "e2e", "tissue", "snapshot_*.h5")))
+    snaps = sorted(glob.glob(os.path.join(tissue, "snapshot_*.h5"))) if tissue else []
     if not snaps:
-        return r.lack("tissue picture", "no out/e2e/tissue/snapshot_*.h5")
+        return r.lack("tissue picture", "no snapshots in --tissue (cellshift-sim run "
+                      "--snapshot-every N --out DIR)")
     with h5py.File(snaps[-1], "r") as f:
         pos = f["positions"][:]
         rank = f["rank"][:] if "rank" in f else np.zeros(len(pos))
@@ -377,15 +444,16 @@ def e2e_parts(r, indir):
              f"run of scripts/e2e.sh; {r.machine}).")
 
 
-def runtime_mu_figure(r, indir):
-    """Runtime relative to static against the migration cost mu (out/runtime_mu/mu*/)."""
+def runtime_mu_figure(r, runs_at_mu):
+    """Runtime relative to static against the migration cost mu (one --runtime-mu each)."""
     points = {}
-    for path in glob.glob(os.path.join(indir, "runtime_mu", "mu*", "scenarios.csv")):
-        mu = float(os.path.basename(os.path.dirname(path))[2:])
-        for x in read_csv(path):
+    for m in runs_at_mu:
+        mu = float(option(m, "migration-cost"))
+        for x in read_csv(files(m, "table")[0]):
             points.setdefault(x["policy"], []).append((mu, float(x["runtime_vs_static"])))
     if not points:
-        return r.lack("runtime against mu", "no out/runtime_mu/mu*/scenarios.csv")
+        return r.lack("runtime against mu",
+                      "no --runtime-mu (cellshift-eval scenarios --migration-cost MU --out DIR)")
     r.section("Time to solution against the cost of migration",
               "Modelled runtime (migration included) relative to static, at P = 16 on held-out "
               "scenarios, for migration costs mu from 1e-3 to 10 (docs/runtime.md: about "
@@ -407,21 +475,43 @@ def runtime_mu_figure(r, indir):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--in", dest="indir", required=True, help="the main job's output folder")
     ap.add_argument("--out", required=True, help="folder for index.html, report.md, CSV, PNG")
+    ap.add_argument("--scenarios", help="cellshift-eval scenarios --records output: the "
+                    "controller table, imbalance over events")
+    ap.add_argument("--runtime-mu", action="append", default=[],
+                    help="cellshift-eval scenarios output at one --migration-cost (repeat)")
+    ap.add_argument("--sweep", action="append", default=[],
+                    help="cellshift-eval sweep output (repeat)")
+    ap.add_argument("--lambda", dest="lambdas", action="append", default=[],
+                    help="cellshift-eval scenarios output of a controller trained at one "
+                    "lambda (repeat; scripts/lambda_sweep.sh)")
+    ap.add_argument("--bound", help="cellshift-eval bound output")
+    ap.add_argument("--e2e", help="cellshift-eval runs output (scripts/e2e.sh)")
+    ap.add_argument("--tissue", help="cellshift-sim run --out folder with snapshots")
+    ap.add_argument("--bench", action="append", default=[],
+                    help="cellshift-bench-sem JSON lines (repeat)")
     ap.add_argument("--machine", default=machine_line(), help="machine line for the captions")
     a = ap.parse_args()
-    if not os.path.isdir(a.indir):
-        print(f"cellshift-eval report: error: {a.indir}: no such folder", file=sys.stderr)
-        return 1
+    # Every input is checked before anything is written.
+    scenarios = manifest(a.scenarios, "scenarios", "trace") if a.scenarios else None
+    runtime_mu = [manifest(d, "scenarios") for d in a.runtime_mu]
+    sweeps = [manifest(d, "sweep") for d in a.sweep]
+    lambdas = [manifest(d, "scenarios") for d in a.lambdas]
+    bound = manifest(a.bound, "bound") if a.bound else None
+    e2e = manifest(a.e2e, "runs") if a.e2e else None
+    if a.tissue and not os.path.isdir(a.tissue):
+        raise InputError(f"{a.tissue}: no such folder")
+    for path in a.bench:
+        if not os.path.isfile(path):
+            raise InputError(f"{path}: no such file")
     r = Report(a.out, a.machine)
-    controller_table(r, a.indir)
-    runtime_mu_figure(r, a.indir)
-    sweep_figure(r, a.indir)
-    events_figures(r, a.indir)
-    e2e_parts(r, a.indir)
-    scaling_figure(r, a.indir)
-    lammps_table(r, a.indir)
+    controller_table(r, scenarios)
+    runtime_mu_figure(r, runtime_mu)
+    sweep_figure(r, scenarios, sweeps, lambdas, bound)
+    events_figures(r, scenarios)
+    e2e_parts(r, e2e, a.tissue)
+    scaling_figure(r, a.bench)
+    lammps_table(r, a.bench)
     r.write("cellshift report")
     print(f"report: {os.path.join(a.out, 'index.html')} (also report.md, *.csv, figures/)")
     for m in r.missing:
@@ -432,6 +522,9 @@ def main():
 if __name__ == "__main__":
     try:
         sys.exit(main())
+    except InputError as error:
+        print(f"cellshift-eval report: error: {error}", file=sys.stderr)
+        sys.exit(1)
     except Exception as error:  # one line, never a traceback (the tools' error contract)
         text = str(error).splitlines()[0] if str(error) else ""
         print(f"cellshift-eval report: error: {type(error).__name__}: {text}", file=sys.stderr)

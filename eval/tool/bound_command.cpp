@@ -2,6 +2,7 @@
 // migration budget (a proven lower bound, eval/migration_bound.hpp).
 #include "command.hpp"
 #include "compare_options.hpp"
+#include "manifest.hpp"
 
 #include "cellshift/data/atomic_file.hpp"
 #include "cellshift/eval/migration_bound.hpp"
@@ -69,7 +70,8 @@ public:
         const std::string base = (std::filesystem::path(out_) / "bound").string();
         data::write_text_atomically(base + ".md", table);
         data::write_text_atomically(base + ".csv", bound_to_csv(rows));
-        std::cout << "wrote " << base << ".md, " << base << ".csv\n";
+        write_manifest(out_, *sub_, {{"table", {"bound.csv"}}, {"markdown", {"bound.md"}}});
+        std::cout << "wrote " << base << ".md, " << base << ".csv, manifest.json\n";
         return 0;
     }
 

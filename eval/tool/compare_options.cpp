@@ -1,5 +1,7 @@
 #include "compare_options.hpp"
 
+#include "manifest.hpp"
+
 #include "cellshift/data/atomic_file.hpp"
 #include "cellshift/eval/tables.hpp"
 #include "cellshift/scenarios/scenario.hpp"
@@ -148,8 +150,8 @@ std::vector<PolicySpec> policy_specs(const CompareOptions& o, const data::Contro
     return specs;
 }
 
-void write_outputs(const CompareOptions& o, const ComparisonResult& result, const std::string& stem,
-                   const std::string& caption) {
+void write_outputs(const CLI::App& command, const CompareOptions& o, const ComparisonResult& result,
+                   const std::string& stem, const std::string& caption) {
     std::filesystem::create_directories(o.out_dir);
     const std::string base = (std::filesystem::path(o.out_dir) / stem).string();
     data::write_text_atomically(base + ".csv", to_csv(result.rows));
@@ -157,14 +159,19 @@ void write_outputs(const CompareOptions& o, const ComparisonResult& result, cons
     if (!o.json.empty()) {
         data::write_text_atomically(o.json, to_json(result.rows));
     }
+    ManifestFiles files{{"table", {stem + ".csv"}}, {"markdown", {stem + ".md"}}};
     if (o.records) {
         std::filesystem::path runs = std::filesystem::path(o.out_dir) / "runs";
         std::filesystem::create_directories(runs);
+        std::vector<std::string> written;
         for (const auto& r : result.records) {
             std::string name = stem + "_P" + std::to_string(r.ranks()) + "_" + r.policy + ".h5";
             data::write_run_record((runs / name).string(), r);
+            written.push_back("runs/" + name);
         }
+        files.push_back({"records", written});
     }
+    write_manifest(o.out_dir, command, files);
     std::cout << "wrote " << base << ".csv, " << base << ".md"
               << (o.json.empty() ? "" : ", " + o.json)
               << (o.records ? ", " + (std::filesystem::path(o.out_dir) / "runs").string() + "/"

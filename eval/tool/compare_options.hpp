@@ -54,9 +54,10 @@ std::optional<data::Controller> load_controller(const CompareOptions& o);
 std::vector<PolicySpec> policy_specs(const CompareOptions& o, const data::Controller* controller);
 // Said under the table when the default policy list had to leave `rnn` out.
 std::string rnn_note(const std::vector<PolicySpec>& specs, bool have_controller);
-// OUT/STEM.csv and .md (and --json, and the run records with --records).
-void write_outputs(const CompareOptions& o, const ComparisonResult& result, const std::string& stem,
-                   const std::string& caption);
+// OUT/STEM.csv and .md (and --json, and the run records with --records), and
+// OUT/manifest.json that lists them.
+void write_outputs(const CLI::App& command, const CompareOptions& o, const ComparisonResult& result,
+                   const std::string& stem, const std::string& caption);
 // A scenario comparison with this machine's threads.
 ScenarioComparison default_comparison();
 

@@ -1,5 +1,6 @@
 // `cellshift-eval runs`: simulator run records of one tissue under several policies.
 #include "command.hpp"
+#include "manifest.hpp"
 
 #include "cellshift/data/atomic_file.hpp"
 #include "cellshift/eval/sim_runs.hpp"
@@ -32,7 +33,14 @@ public:
             std::filesystem::create_directories(out_);
             data::write_text_atomically(out_ + "/runs.md", table);
             data::write_text_atomically(out_ + "/runs.csv", sim_runs_csv(rows));
-            std::cout << "wrote " << out_ << "/runs.md and runs.csv\n";
+            // The records by absolute path: the report reads them with the table.
+            std::vector<std::string> records;
+            for (const std::string& f : files_)
+                records.push_back(std::filesystem::absolute(f).lexically_normal().string());
+            write_manifest(
+                out_, *sub_,
+                {{"table", {"runs.csv"}}, {"markdown", {"runs.md"}}, {"records", records}});
+            std::cout << "wrote " << out_ << "/runs.md, runs.csv and manifest.json\n";
         }
         return 0;
     }

@@ -82,7 +82,7 @@ public:
                          "[eval] %.0f policy decisions in %.2f s (%.0f events/s, %d threads)\n",
                          decisions, elapsed, decisions / elapsed, sc_.threads);
         }
-        write_outputs(options_, result, "scenarios", caption);
+        write_outputs(*sub_, options_, result, "scenarios", caption);
         return 0;
     }
 

@@ -2,6 +2,7 @@
 // scenarios (how baseline defaults and tuned points are chosen, on training seeds).
 #include "command.hpp"
 #include "compare_options.hpp"
+#include "manifest.hpp"
 
 #include "cellshift/data/atomic_file.hpp"
 #include "cellshift/eval/sweep.hpp"
@@ -108,7 +109,8 @@ public:
         std::filesystem::create_directories(out_);
         const std::string file = (std::filesystem::path(out_) / "sweep.csv").string();
         data::write_text_atomically(file, sweep_to_csv(points));
-        std::cout << "wrote " << file << "\n";
+        write_manifest(out_, *sub_, {{"table", {"sweep.csv"}}});
+        std::cout << "wrote " << file << " and manifest.json\n";
         return 0;
     }
 

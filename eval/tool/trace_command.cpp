@@ -37,7 +37,7 @@ public:
         const std::string caption = "trace " + file_ + "; clock: workload (the trace's cost); " +
                                     cost_caption(options_.cost);
         std::cout << format_table(result.rows, caption) << rnn_note(specs, weights.has_value());
-        write_outputs(options_, result, "trace", caption);
+        write_outputs(*sub_, options_, result, "trace", caption);
         return 0;
     }
 

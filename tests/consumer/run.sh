@@ -9,3 +9,10 @@ cmake -S "$source_dir" -B "$prefix/build" -DCMAKE_PREFIX_PATH="$prefix/install" 
 cmake --build "$prefix/build" -j 2 >/dev/null
 "$prefix/build/consumer_c"
 "$prefix/build/consumer_cpp"
+# The report script travels with the tools: the installed cellshift-eval runs the
+# installed copy, not the source tree's.
+script="$prefix/install/share/cellshift/report.py"
+[[ -x $script ]] || { echo "no installed $script"; exit 1; }
+"$prefix/install/bin/cellshift-eval" report --help | tr -s ' \n' ' ' | grep -qF "Script: $script" ||
+    { echo "the installed cellshift-eval does not run $script"; exit 1; }
+echo "report script: installed and used ($script)"
