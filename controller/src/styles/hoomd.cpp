@@ -49,11 +49,11 @@ private:
     double tolerance_, max_;
 };
 
-} // namespace
-
 struct HoomdFields {
     double tolerance = 0.0, max_change = 0.0;
 };
+
+} // namespace
 
 CELLSHIFT_POLICY_STYLES(hoomd) {
     styles.push_back(define_style<HoomdFields>(

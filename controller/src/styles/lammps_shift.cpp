@@ -65,11 +65,11 @@ private:
     double stop_;
 };
 
-} // namespace
-
 struct LammpsShiftFields {
     double threshold = 0.0, iterations = 0.0, stop = 0.0;
 };
+
+} // namespace
 
 CELLSHIFT_POLICY_STYLES(lammps_shift) {
     using F = LammpsShiftFields;

@@ -72,11 +72,11 @@ private:
     LazySettings lazy_;
 };
 
-} // namespace
-
 struct LazyHoltFields : HoltFields {
     double threshold = 0.0, threshold_slices = 0.0, hysteresis = 0.0, step = 0.0;
 };
+
+} // namespace
 
 CELLSHIFT_POLICY_STYLES(lazy_holt) {
     using F = LazyHoltFields;

@@ -37,11 +37,11 @@ private:
     double focus_;
 };
 
-} // namespace
-
 struct ReactiveMaxFields : ReactiveFields {
     double focus = 0.0;
 };
+
+} // namespace
 
 CELLSHIFT_POLICY_STYLES(reactive_max) {
     std::vector<Field<ReactiveMaxFields>> fields = reactive_fields<ReactiveMaxFields>();

@@ -48,11 +48,11 @@ private:
     double rho_, delta_;
 };
 
-} // namespace
-
 struct SeamFields {
     double rho = 0.0, delta = 0.0;
 };
+
+} // namespace
 
 CELLSHIFT_POLICY_STYLES(seam) {
     styles.push_back(define_style<SeamFields>(
