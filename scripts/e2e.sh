@@ -4,7 +4,9 @@
 # clock, then the comparison table (mean imbalance, runtime vs static, migrated
 # slabs) from the run records (OUT/runs.md, runs.csv, manifest.json). Usage:
 #   scripts/e2e.sh [--build DIR] [--ranks P] [--steps N] [--out DIR] [--policies "a b c"]
-#                  [--controller FILE]
+#                  [--controller FILE] [--config FILE] [--options "--Lx 448 ..."]
+# --config replaces the tissue (data/configs/e2e_tissue.toml); --options are run
+# options on top of it (another tissue configuration, e.g. a held-out one).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build"
@@ -13,6 +15,8 @@ steps=4000
 out="$root/out/e2e"
 policies="static reactive rnn rnn-zero persistence holt seam hoomd lammps-shift"
 controller="$root/data/controllers/default.h5"
+config="$root/data/configs/e2e_tissue.toml"
+extra=()
 while [[ $# -gt 0 ]]; do
     case $1 in
         --build) build=$2; shift 2 ;;
@@ -21,13 +25,15 @@ while [[ $# -gt 0 ]]; do
         --out) out=$2; shift 2 ;;
         --policies) policies=$2; shift 2 ;;
         --controller) controller=$2; shift 2 ;;
-        -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+        --config) config=$2; shift 2 ;;
+        --options) read -ra extra <<< "$2"; shift 2 ;;
+        -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
         *) echo "e2e.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
 sim="$build/sim/cellshift-sim"
 eval_tool="$build/eval/cellshift-eval"
-config="$root/data/configs/e2e_tissue.toml"
+[[ -f $config ]] || { echo "e2e.sh: $config: no such file" >&2; exit 1; }
 [[ -x $sim && -x $eval_tool ]] || { echo "e2e.sh: build first (missing $sim)" >&2; exit 1; }
 mkdir -p "$out"
 # One OpenMP thread per rank; oversubscription is fine (the model clock does not
@@ -38,7 +44,7 @@ run() { # name, extra options...
     local name=$1; shift
     local start=$SECONDS
     mpirun --quiet -n "$ranks" "$sim" --config "$config" run -q --steps "$steps" \
-        --report-every "$steps" --controller "$controller" --run-record "$out/$name.h5" "$@" \
+        --report-every "$steps" --controller "$controller" --run-record "$out/$name.h5" "${extra[@]}" "$@" \
         > "$out/$name.log"
     # The summary comes from the run record, not from the human-readable log.
     echo "[e2e] $name: $((SECONDS - start)) s; $("$eval_tool" inspect "$out/$name.h5" | sed 's/^[^:]*: //')"
@@ -52,5 +58,5 @@ done
 run rnn-measured --policy rnn --clock measured --snapshot-every "$steps" --out "$out/tissue"
 records+=("$out/rnn-measured.h5")
 echo
-echo "End to end: $ranks ranks, $steps steps, $(sed -n 's/^Lx = //p' "$config") x $(sed -n 's/^Ly = //p' "$config") strip ($config)"
+echo "End to end: $ranks ranks, $steps steps, $config${extra[*]:+ with ${extra[*]}}"
 "$eval_tool" runs "${records[@]}" --out "$out"
