@@ -58,8 +58,9 @@ torch::Tensor jitter_table(const scenarios::Scenario& sc, std::int64_t n, std::u
 }
 
 torch::Tensor clamp_features(const torch::Tensor& x) {
-    std::vector<double> lo = controller::feature_clamp_min();
-    std::vector<double> hi = controller::feature_clamp_max();
+    // The surrogate computes the first 18 (the forecast-choice features are ES-only).
+    std::vector<double> lo = controller::feature_clamp_min(controller::kCostFeatureCount);
+    std::vector<double> hi = controller::feature_clamp_max(controller::kCostFeatureCount);
     torch::Tensor tlo = torch::tensor(lo, kDouble);
     torch::Tensor thi = torch::tensor(hi, kDouble);
     return torch::max(torch::min(x, thi), tlo);
@@ -113,10 +114,10 @@ ResidualGruImpl::ResidualGruImpl(std::int64_t hidden, std::int64_t features, Bas
     : hidden_size(hidden), feature_count(features), base(spec) {
     if (features != static_cast<std::int64_t>(controller::kRankTimeFeatureCount) &&
         features != static_cast<std::int64_t>(controller::kForecastFeatureCount) &&
-        features != static_cast<std::int64_t>(controller::kFeatureCount)) {
-        throw std::invalid_argument("the controller reads 12, 16 or 18 features");
+        features != static_cast<std::int64_t>(controller::kCostFeatureCount)) {
+        throw std::invalid_argument("the surrogate's controller reads 12, 16 or 18 features");
     }
-    if (spec.forecast && features != static_cast<std::int64_t>(controller::kFeatureCount)) {
+    if (spec.forecast && features != static_cast<std::int64_t>(controller::kCostFeatureCount)) {
         throw std::invalid_argument("a forecast-base controller reads all 18 features");
     }
     cell = register_module("cell", torch::nn::GRUCell(torch::nn::GRUCellOptions(features, hidden)));

@@ -56,7 +56,7 @@ std::vector<double> as_vector(const torch::Tensor& t) {
 // A double-precision controller with a random, non-zero head (so the residual
 // matters), seeded.
 surrogate::ResidualGru model_with_head(std::uint64_t seed, double head_sd, double head_bias,
-                                       std::int64_t features = controller::kFeatureCount) {
+                                       std::int64_t features = controller::kCostFeatureCount) {
     torch::manual_seed(seed);
     surrogate::ResidualGru model(24, features);
     model->to(torch::kFloat64);
@@ -146,7 +146,9 @@ TEST_CASE("soft loop: features and reactive proposal equal the Eigen controller'
     in.forecast_target = &target;
     in.migration_cost = 0.1;
     in.rebalance_cost = 0.05;
-    Eigen::MatrixXd eigen = controller::compute_features(in);
+    // The surrogate computes the first 18 (the forecast-choice features are ES-only).
+    Eigen::MatrixXd eigen = controller::compute_features(in).topRows(
+        static_cast<Eigen::Index>(controller::kCostFeatureCount));
 
     torch::Tensor tt = as_tensor(times).unsqueeze(0);
     torch::Tensor tb = as_tensor(b).unsqueeze(0);
@@ -292,7 +294,7 @@ TEST_CASE("export: the Eigen rnn policy makes the LibTorch controller's moves ov
     // within half the slack of the rank it enters, where the surrogate's limit and the
     // joint feasible update agree (a larger head saturates moves into narrow ranks).
     // Both feature sets: all 16, and the 12 rank-time features of older files.
-    const auto features = GENERATE(static_cast<std::int64_t>(controller::kFeatureCount),
+    const auto features = GENERATE(static_cast<std::int64_t>(controller::kCostFeatureCount),
                                    static_cast<std::int64_t>(controller::kRankTimeFeatureCount));
     INFO(features << " features");
     surrogate::ResidualGru model = model_with_head(11, 0.3, 0.05, features);
@@ -336,7 +338,7 @@ TEST_CASE("export: a forecast-base controller moves as in the surrogate; a zero 
     const double head_sd = GENERATE(0.0, 0.4);
     INFO("head sd " << head_sd);
     torch::manual_seed(5);
-    surrogate::ResidualGru model(24, static_cast<std::int64_t>(controller::kFeatureCount),
+    surrogate::ResidualGru model(24, static_cast<std::int64_t>(controller::kCostFeatureCount),
                                  surrogate::BaseSpec{true, 0.6, 0.0});
     model->to(torch::kFloat64);
     {
@@ -408,7 +410,7 @@ TEST_CASE("export: the Eigen GRU of the exported file computes the LibTorch cell
     surrogate::ResidualGru model = model_with_head(4, 0.2, 0.0);
     data::Controller c = surrogate::to_controller(model, controller::ReactiveParams{}, {});
     data::validate(c, "exported");
-    constexpr int kF = static_cast<int>(controller::kFeatureCount);
+    constexpr int kF = static_cast<int>(controller::kCostFeatureCount);
     CHECK(c.parameter_count() == 3 * 24 * (kF + 24 + 2) + 25);
     controller::GruCell cell(c);
     torch::Tensor x = torch::randn({5, kF}, kDouble);
