@@ -53,27 +53,35 @@ Boundaries project_feasible(const std::vector<std::int64_t>& interior, const Lay
     return b;
 }
 
-Boundaries gate_move(const std::vector<double>& load, const Boundaries& current,
-                     const Boundaries& proposal, const Layout& layout, double horizon,
+Boundaries gate_move(const std::vector<std::vector<double>>& forecasts, const Boundaries& current,
+                     const std::vector<Boundaries>& aims, const Layout& layout, double horizon,
                      const MigrationCost& cost) {
-    if (proposal == current) {
-        return current;
-    }
-    std::vector<std::int64_t> half(current.size() - 2);
-    for (std::size_t k = 0; k < half.size(); ++k) {
-        const double d = static_cast<double>(proposal[k + 1] - current[k + 1]);
-        half[k] = current[k + 1] + std::llround(0.5 * d);
-    }
     const auto predicted = [&](const Boundaries& r) {
-        return interval_runtime(load, current, r, cost) + (horizon - 1.0) * bottleneck(load, r);
+        double worst = 0.0;
+        for (const std::vector<double>& load : forecasts) {
+            worst = std::max(worst, interval_runtime(load, current, r, cost) +
+                                        (horizon - 1.0) * bottleneck(load, r));
+        }
+        return worst;
     };
     Boundaries best = current;
     double best_time = predicted(current);
-    for (const Boundaries& r : {project_feasible(half, layout), proposal}) {
-        const double t = predicted(r);
-        if (t < best_time) {
-            best = r;
-            best_time = t;
+    std::vector<std::int64_t> cuts(current.size() - 2);
+    for (const double fraction : {0.25, 0.5, 0.75, 1.0}) {
+        for (const Boundaries& aim : aims) {
+            for (std::size_t k = 0; k < cuts.size(); ++k) {
+                const double d = static_cast<double>(aim[k + 1] - current[k + 1]);
+                cuts[k] = current[k + 1] + std::llround(fraction * d);
+            }
+            const Boundaries r = project_feasible(cuts, layout);
+            if (r == best) {
+                continue;
+            }
+            const double t = predicted(r);
+            if (t < best_time) {
+                best = r;
+                best_time = t;
+            }
         }
     }
     return best;

@@ -141,14 +141,12 @@ private:
             // Gain and correction on the forecast split's proposal, rounded, then the
             // monotone projection (forecast_base.hpp).
             std::vector<std::int64_t> cuts(count);
-            double mean_blend = 0.0;
             for (std::size_t k = 0; k < count; ++k) {
                 const auto col = static_cast<Eigen::Index>(k);
                 double aim = static_cast<double>(target[k + 1]);
                 if (blend_) {
                     const double w = forecast_blend(out(2, col));
                     aim += w * static_cast<double>(fast[k + 1] - target[k + 1]);
-                    mean_blend += w / static_cast<double>(count);
                 }
                 const double d = aim - static_cast<double>(b[k + 1]);
                 const double move =
@@ -157,13 +155,15 @@ private:
             }
             result = project_feasible(cuts, layout(), &limited_);
             if (hold_horizon_ > 0.0) {
-                // The gate judges the move by the forecast the head aimed at: the
-                // base's, leaning towards the fast one as far as the blend does.
-                std::vector<double> load = forecast;
-                for (std::size_t i = 0; blend_ && i < load.size(); ++i) {
-                    load[i] += mean_blend * (fast_forecast[i] - forecast[i]);
+                // The gate weighs the head's move against the forecasts' own splits,
+                // judged under each forecast (forecast_base.hpp).
+                std::vector<Boundaries> aims{result, target};
+                std::vector<std::vector<double>> judges{forecast};
+                if (blend_) {
+                    aims.push_back(fast);
+                    judges.push_back(fast_forecast);
                 }
-                result = gate_move(load, b, result, layout(), hold_horizon_,
+                result = gate_move(judges, b, aims, layout(), hold_horizon_,
                                    MigrationCost{o.migration_cost, o.rebalance_cost});
             }
         } else {

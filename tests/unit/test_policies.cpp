@@ -250,6 +250,35 @@ TEST_CASE("rnn: the cost gate moves only when the forecast says the move pays wi
         "rnn.hold_horizon needs a forecast or blend base; this controller's is reactive");
 }
 
+TEST_CASE("cost gate: part of a move, another aim, and a veto by a second forecast",
+          "[controller][rnn]") {
+    // Two ranks of 8 slices, cuts at 6; H = 2, mu = 1. Under F the ranks hold 10 and 0.2.
+    // Towards an aim at 2 the candidates are cuts 5, 4, 3, 2 (a quarter ... all the way):
+    //   hold: 10 + 10 = 20
+    //   5: max(7 + 3, 3.2 + 3) + 7 = 17      (slice 5, cost 3, sent and received)
+    //   4: max(4 + 6, 6.2 + 6) + 6.2 = 18.4
+    //   3: 14.2 + 7.2 = 21.4,  2: 16.2 + 8.2 = 24.4
+    // so a quarter of the move is kept (the half move would be 18.4, the whole 24.4).
+    const Layout l{8, 2, 1};
+    const Boundaries current{0, 6, 8}, far{0, 2, 8};
+    const std::vector<double> f{1, 1, 1, 1, 3, 3, 0.1, 0.1};
+    const MigrationCost mu1{1.0, 0.0};
+    CHECK(gate_move({f}, current, {far}, l, 2.0, mu1) == Boundaries{0, 5, 8});
+    // An aim that only makes rank 0 heavier (cut 7: max(10.2, 0.2) + 10.1 = 20.3) is not
+    // taken; with the far aim beside it the quarter move is.
+    const Boundaries wrong{0, 7, 8};
+    CHECK(gate_move({f}, current, {wrong}, l, 2.0, mu1) == current);
+    CHECK(gate_move({f}, current, {wrong, far}, l, 2.0, mu1) == Boundaries{0, 5, 8});
+    // Under G the ranks hold 6.2 and 6: holding costs 12.4 and cut 5 costs
+    // max(3.2 + 3, 9 + 3) + 9 = 21. A move must pay under both forecasts: it does not.
+    const std::vector<double> g{0.1, 0.1, 1, 1, 1, 3, 3, 3};
+    CHECK(gate_move({g}, current, {far}, l, 2.0, mu1) == current);
+    CHECK(gate_move({f, g}, current, {far}, l, 2.0, mu1) == current);
+    // Cheap migration: cut 4, the most even split, wins (max(4.06, 6.26) + 6.2 = 12.46
+    // against 14.03 for 5 and 14.47 for 3).
+    CHECK(gate_move({f}, current, {far}, l, 2.0, MigrationCost{0.01, 0.0}) == Boundaries{0, 4, 8});
+}
+
 TEST_CASE("registry: bad names, parameters and observations are one-line errors",
           "[controller][registry]") {
     CHECK_THROWS_WITH(

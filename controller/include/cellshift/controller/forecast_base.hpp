@@ -25,7 +25,8 @@
 // surrogate (surrogate/soft_loop.cpp) computes the same formulas on tensors.
 // A file with a hold horizon H > 0 then passes the move through the cost gate
 // (gate_move below), which the surrogate does not model: it is the deployed
-// loop's guard against moves that cannot pay for their migration.
+// loop's guard against moves that cannot pay for their migration, and its choice,
+// per event, of how far to go and towards which split.
 
 #include "cellshift/controller/interval_cost.hpp"
 #include "cellshift/controller/layout.hpp"
@@ -52,14 +53,19 @@ double forecast_blend(double output);
 Boundaries project_feasible(const std::vector<std::int64_t>& interior, const Layout& layout,
                             std::int64_t* limited = nullptr);
 
-// The cost gate: of holding (`current`), half the move and the whole move
-// (`proposal`, feasible), the boundaries with the lowest predicted time over the
-// next `horizon` intervals if the per-slice workload stays `load` (the forecast),
-// the first interval charged the migration and the event's fixed cost:
-//     J(r) = interval_runtime(load, current, r, cost) + (horizon - 1) bottleneck(load, r).
-// Ties go to the smaller move, so that a move the forecast sees no gain in is not made.
-Boundaries gate_move(const std::vector<double>& load, const Boundaries& current,
-                     const Boundaries& proposal, const Layout& layout, double horizon,
+// The cost gate: the move kept is the candidate with the lowest predicted time over
+// the next `horizon` intervals. The candidates are holding (`current`) and, for each of
+// the `aims` (feasible boundaries: the head's proposal, then the forecasts' own splits),
+// a quarter, half, three quarters and all of the way there (each cut rounded half away
+// from zero, then made feasible). A candidate r is judged under every one of the
+// `forecasts` (per-slice loads) and keeps its worst
+//     J(r) = max_F interval_runtime(F, current, r, cost) + (horizon - 1) bottleneck(F, r),
+// the first interval charged the migration and the event's fixed cost: a move must pay
+// under each forecast, so where the forecasts disagree the gate hedges between them.
+// Candidates are tried from the smallest fraction up and ties keep the earlier one, so a
+// move no forecast sees a gain in is not made.
+Boundaries gate_move(const std::vector<std::vector<double>>& forecasts, const Boundaries& current,
+                     const std::vector<Boundaries>& aims, const Layout& layout, double horizon,
                      const MigrationCost& cost);
 
 } // namespace cellshift::controller
