@@ -53,16 +53,11 @@ Boundaries project_feasible(const std::vector<std::int64_t>& interior, const Lay
     return b;
 }
 
-Boundaries gate_move(const std::vector<std::vector<double>>& forecasts, const Boundaries& current,
+Boundaries gate_move(const std::vector<double>& load, const Boundaries& current,
                      const std::vector<Boundaries>& aims, const Layout& layout, double horizon,
                      const MigrationCost& cost) {
     const auto predicted = [&](const Boundaries& r) {
-        double worst = 0.0;
-        for (const std::vector<double>& load : forecasts) {
-            worst = std::max(worst, interval_runtime(load, current, r, cost) +
-                                        (horizon - 1.0) * bottleneck(load, r));
-        }
-        return worst;
+        return interval_runtime(load, current, r, cost) + (horizon - 1.0) * bottleneck(load, r);
     };
     Boundaries best = current;
     double best_time = predicted(current);
@@ -74,9 +69,6 @@ Boundaries gate_move(const std::vector<std::vector<double>>& forecasts, const Bo
                 cuts[k] = current[k + 1] + std::llround(fraction * d);
             }
             const Boundaries r = project_feasible(cuts, layout);
-            if (r == best) {
-                continue;
-            }
             const double t = predicted(r);
             if (t < best_time) {
                 best = r;

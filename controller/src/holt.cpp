@@ -1,6 +1,7 @@
 #include "cellshift/controller/holt.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace cellshift::controller {
 
@@ -23,6 +24,16 @@ std::vector<double> HoltForecaster::forecast() const {
         f[s] = std::max(0.0, level_[s] + trend_[s]);
     }
     return f;
+}
+
+double relative_forecast_error(const std::vector<double>& forecast,
+                               const std::vector<double>& actual) {
+    double error = 0.0, total = 0.0;
+    for (std::size_t s = 0; s < actual.size(); ++s) {
+        error += std::abs(forecast[s] - actual[s]);
+        total += actual[s];
+    }
+    return total > 0.0 ? error / total : 0.0;
 }
 
 } // namespace cellshift::controller

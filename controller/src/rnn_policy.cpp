@@ -38,6 +38,7 @@ private:
         forecaster_.reset();
         fast_forecaster_.reset();
         fast_skill_.assign(static_cast<std::size_t>(count), 0.0);
+        forecast_error_.assign(2, 0.0);
     }
 
     void save_extra(PolicyState& state) const override {
@@ -49,6 +50,7 @@ private:
         if (blend_) {
             state["rnn/fast/level"] = fast_forecaster_.level();
             state["rnn/fast/trend"] = fast_forecaster_.trend();
+            state["rnn/forecast_error"] = forecast_error_;
         }
         if (skill_)
             state["rnn/fast_skill"] = fast_skill_;
@@ -72,6 +74,9 @@ private:
         if (blend_) {
             fast_forecaster_.restore(state_array(state, "rnn/fast/level", m),
                                      state_array(state, "rnn/fast/trend", m));
+            // Absent from checkpoints written before the gate read it: start afresh.
+            if (state.count("rnn/forecast_error") != 0)
+                forecast_error_ = state_array(state, "rnn/forecast_error", 2);
         }
         if (skill_)
             fast_skill_ = state_array(state, "rnn/fast_skill", fast_skill_.size());
@@ -101,6 +106,17 @@ private:
                     forecaster_.forecast(), fast_forecaster_.forecast(), slices, b);
                 for (std::size_t k = 0; k < count; ++k)
                     fast_skill_[k] = 0.5 * (fast_skill_[k] + now[k]);
+            }
+            if (blend_ && !forecaster_.level().empty()) {
+                // How far each forecast of this interval, made at the last event, was
+                // off: the gate judges under the one that has been more accurate.
+                const std::vector<double> made[2] = {forecaster_.forecast(),
+                                                     fast_forecaster_.forecast()};
+                for (std::size_t i = 0; i < 2; ++i) {
+                    forecast_error_[i] =
+                        kForecastErrorKeep * forecast_error_[i] +
+                        (1.0 - kForecastErrorKeep) * relative_forecast_error(made[i], slices);
+                }
             }
             forecaster_.observe(slices);
             forecast = forecaster_.forecast();
@@ -156,14 +172,16 @@ private:
             result = project_feasible(cuts, layout(), &limited_);
             if (hold_horizon_ > 0.0) {
                 // The gate weighs the head's move against the forecasts' own splits,
-                // judged under each forecast (forecast_base.hpp).
+                // judged under the forecast that has been the more accurate
+                // (forecast_base.hpp).
                 std::vector<Boundaries> aims{result, target};
-                std::vector<std::vector<double>> judges{forecast};
+                const std::vector<double>* judge = &forecast;
                 if (blend_) {
                     aims.push_back(fast);
-                    judges.push_back(fast_forecast);
+                    if (forecast_error_[1] < forecast_error_[0])
+                        judge = &fast_forecast;
                 }
-                result = gate_move(judges, b, aims, layout(), hold_horizon_,
+                result = gate_move(*judge, b, aims, layout(), hold_horizon_,
                                    MigrationCost{o.migration_cost, o.rebalance_cost});
             }
         } else {
@@ -189,10 +207,11 @@ private:
     std::vector<double> previous_moves_;
     std::vector<double> previous_imbalance_;
     HoltForecaster forecaster_;
-    HoltForecaster fast_forecaster_; // the blend base's second forecaster
-    double hold_horizon_;            // the cost gate's horizon in intervals (0: no gate)
-    bool skill_;                     // reads the forecast-choice features (F = 20)
-    std::vector<double> fast_skill_; // [P-1] the fast forecast's smoothed skill
+    HoltForecaster fast_forecaster_;     // the blend base's second forecaster
+    double hold_horizon_;                // the cost gate's horizon in intervals (0: no gate)
+    bool skill_;                         // reads the forecast-choice features (F = 20)
+    std::vector<double> fast_skill_;     // [P-1] the fast forecast's smoothed skill
+    std::vector<double> forecast_error_; // [2] holt's and the fast forecast's, averaged
 };
 
 } // namespace

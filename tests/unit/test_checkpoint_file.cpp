@@ -136,6 +136,8 @@ TEST_CASE("policy state: a restored policy continues exactly", "[controller][che
             CHECK(first->save_state().at("rnn/hidden") != std::vector<double>(24 * 7, 0.0));
         if (name == "rnn-choice")
             CHECK(first->save_state().at("rnn/fast_skill") != std::vector<double>(7, 0.0));
+        if (name == "rnn-default") // the gate's choice of forecast: state as well
+            CHECK(first->save_state().at("rnn/forecast_error") != std::vector<double>(2, 0.0));
         // Only the forecast-reading rnn files ask callers for per-slice workload beyond
         // their style.
         CHECK(first->reads_slice_workload() == rnn_file);

@@ -41,3 +41,10 @@ TEST_CASE("Holt: closed forms of its recursion", "[controller][holt]") {
         CHECK(std::abs(e0) < 0.1 * d); // and it converges
     }
 }
+
+TEST_CASE("Holt: a forecast's relative error", "[controller][holt]") {
+    // |1 - 2| + |2 - 2| + |3 - 2| = 2 over a total of 6.
+    CHECK(relative_forecast_error({1.0, 2.0, 3.0}, {2.0, 2.0, 2.0}) == Approx(1.0 / 3.0));
+    CHECK(relative_forecast_error({2.0, 2.0}, {2.0, 2.0}) == 0.0);
+    CHECK(relative_forecast_error({1.0}, {0.0}) == 0.0); // nothing came: no scale
+}

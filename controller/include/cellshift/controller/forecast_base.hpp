@@ -26,7 +26,8 @@
 // A file with a hold horizon H > 0 then passes the move through the cost gate
 // (gate_move below), which the surrogate does not model: it is the deployed
 // loop's guard against moves that cannot pay for their migration, and its choice,
-// per event, of how far to go and towards which split.
+// per event, of how far to go and towards which split, judged under the forecast
+// that has been the more accurate.
 
 #include "cellshift/controller/interval_cost.hpp"
 #include "cellshift/controller/layout.hpp"
@@ -54,18 +55,23 @@ Boundaries project_feasible(const std::vector<std::int64_t>& interior, const Lay
                             std::int64_t* limited = nullptr);
 
 // The cost gate: the move kept is the candidate with the lowest predicted time over
-// the next `horizon` intervals. The candidates are holding (`current`) and, for each of
-// the `aims` (feasible boundaries: the head's proposal, then the forecasts' own splits),
-// a quarter, half, three quarters and all of the way there (each cut rounded half away
-// from zero, then made feasible). A candidate r is judged under every one of the
-// `forecasts` (per-slice loads) and keeps its worst
-//     J(r) = max_F interval_runtime(F, current, r, cost) + (horizon - 1) bottleneck(F, r),
-// the first interval charged the migration and the event's fixed cost: a move must pay
-// under each forecast, so where the forecasts disagree the gate hedges between them.
-// Candidates are tried from the smallest fraction up and ties keep the earlier one, so a
-// move no forecast sees a gain in is not made.
-Boundaries gate_move(const std::vector<std::vector<double>>& forecasts, const Boundaries& current,
+// the next `horizon` intervals if the per-slice workload is `load` (a forecast). The
+// candidates are holding (`current`) and, for each of the `aims` (feasible boundaries:
+// the head's proposal, then the forecasts' own splits), a quarter, half, three quarters
+// and all of the way there (each cut rounded half away from zero, then made feasible).
+// A candidate r is judged by
+//     J(r) = interval_runtime(load, current, r, cost) + (horizon - 1) bottleneck(load, r),
+// the first interval charged the migration and the event's fixed cost, so part of a
+// move is made when the rest would not pay for its migration. Candidates are tried from
+// the smallest fraction up and ties keep the earlier one, so a move the forecast sees no
+// gain in is not made.
+Boundaries gate_move(const std::vector<double>& load, const Boundaries& current,
                      const std::vector<Boundaries>& aims, const Layout& layout, double horizon,
                      const MigrationCost& cost);
+
+// The blend base's gate judges under whichever of its two forecasts has been more
+// accurate lately: each forecast's relative error (holt.hpp) in a moving average that
+// keeps this much of the old value per event (a memory of about ten events).
+inline constexpr double kForecastErrorKeep = 0.9;
 
 } // namespace cellshift::controller

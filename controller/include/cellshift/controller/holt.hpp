@@ -34,4 +34,9 @@ private:
     std::vector<double> level_, trend_;
 };
 
+// How far a per-slice forecast was from the workload that came: the summed absolute
+// error relative to the total workload (0 for a perfect forecast, 0 when nothing came).
+double relative_forecast_error(const std::vector<double>& forecast,
+                               const std::vector<double>& actual);
+
 } // namespace cellshift::controller
