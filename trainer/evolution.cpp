@@ -23,8 +23,7 @@ namespace {
 // as fixed features), "blend" (the blend base's third head row alone, skip
 // connection included: which forecast to aim at, the lever with the largest effect;
 // gain and correction stay at holt's full move), "cost" (that row's bias and its
-// skip weights on the two cost features, and on the two forecast-choice features of a
-// 20-feature file: three or five numbers) or "cost-all" (the same
+// skip weights on the two cost features: three numbers) or "cost-all" (the same
 // for each of the gain, correction and blend rows: nine). Fewer dimensions: a
 // gradient estimate that a few pairs resolve.
 std::vector<double*> trained_values(data::Controller& c, const std::string& which) {
@@ -165,8 +164,7 @@ data::Controller start_controller(const TrainConfig& c) {
             c.base == "blend"
                 ? controller::untrained_blend_controller(c.base_level_alpha, c.base_trend_beta,
                                                          c.fast_level_alpha, c.fast_trend_beta,
-                                                         static_cast<std::size_t>(c.hidden), c.seed,
-                                                         static_cast<std::size_t>(c.features))
+                                                         static_cast<std::size_t>(c.hidden), c.seed)
                 : controller::untrained_forecast_controller(c.base_level_alpha, c.base_trend_beta,
                                                             static_cast<std::size_t>(c.hidden),
                                                             c.seed);

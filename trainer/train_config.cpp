@@ -28,10 +28,8 @@ void add_train_options(CLI::App& app, TrainCommandLine& line) {
     app.add_option("--hidden", c.hidden, "GRU hidden size")->capture_default_str();
     app.add_option("--features", c.features,
                    "GRU inputs: 16 (with the per-slice forecast features), 12 (rank times "
-                   "only, the set of controllers trained before them), 18 (with the host's "
-                   "migration costs; --base forecast needs them) or 20 (with the forecast-choice "
-                   "features: where the two forecasts' splits disagree and which predicted "
-                   "better lately; --base blend only)")
+                   "only, the set of controllers trained before them) or 18 (with the host's "
+                   "migration costs; --base forecast and blend need them)")
         ->capture_default_str();
     app.add_option("--base", c.base,
                    "what the GRU corrects: reactive (the paper's rule), forecast (holt's "
@@ -59,9 +57,8 @@ void add_train_options(CLI::App& app, TrainCommandLine& line) {
     app.add_option("--es-parameters", c.es_parameters,
                    "what ES fits: all (GRU and head), head (the seeded GRU stays as drawn), "
                    "blend (the blend base's third head row only), cost (that row's bias and "
-                   "its weights on the two cost features, and on the two forecast-choice ones "
-                   "with --features 20) or cost-all (the same for the gain, correction and "
-                   "blend rows)")
+                   "its weights on the two cost features) or cost-all (the same for the gain, "
+                   "correction and blend rows)")
         ->check(CLI::IsMember({"all", "head", "blend", "cost", "cost-all"}))
         ->capture_default_str();
     app.add_option("--fast-level-alpha", c.fast_level_alpha,
@@ -165,14 +162,12 @@ void validate(const TrainConfig& c) {
     require(c.min_ranks >= 2 && c.max_ranks >= c.min_ranks,
             "--min-ranks must be >= 2 and <= --max-ranks");
     require(c.hidden >= 1, "--hidden must be >= 1");
-    require(c.features == 12 || c.features == 16 || c.features == 18 || c.features == 20,
-            "--features must be 12, 16, 18 or 20");
+    require(c.features == 12 || c.features == 16 || c.features == 18,
+            "--features must be 12, 16 or 18");
     require(c.base == "reactive" || c.base == "forecast" || c.base == "blend",
             "--base must be reactive, forecast or blend, not '" + c.base + "'");
     require(c.base == "reactive" || c.features >= 18,
             "--base " + c.base + " reads at least 18 features (--features 18)");
-    require(c.features != 20 || c.base == "blend",
-            "--features 20 (the forecast-choice features) needs --base blend");
     require(c.base != "blend" || c.optimiser == "es",
             "--base blend is trained by --optimiser es (the surrogate has no blend base)");
     require(c.fast_level_alpha > 0 && c.fast_level_alpha <= 1 && c.fast_trend_beta >= 0 &&

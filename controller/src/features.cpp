@@ -109,36 +109,12 @@ Eigen::MatrixXd compute_features(const FeatureInputs& in) {
         values[kSliceOverDsMax] = forecast ? 1.0 / in.ds_max : 0.0;
         values[kMigrationCost] = migration_cost_feature(in.migration_cost);
         values[kRebalanceCost] = in.rebalance_cost;
-        values[kForecastDisagreement] =
-            forecast && in.fast_target != nullptr
-                ? static_cast<double>((*in.fast_target)[k + 1] - (*in.forecast_target)[k + 1]) /
-                      in.ds_max
-                : 0.0;
-        values[kFastSkill] = in.fast_skill != nullptr ? (*in.fast_skill)[k] : 0.0;
         for (std::size_t f = 0; f < kFeatureCount; ++f) {
             x(static_cast<Eigen::Index>(f), static_cast<Eigen::Index>(k)) =
                 std::clamp(values[f], kFeatures[f].min, kFeatures[f].max);
         }
     }
     return x;
-}
-
-std::vector<double> fast_forecast_skill(const std::vector<double>& base_forecast,
-                                        const std::vector<double>& fast_forecast,
-                                        const std::vector<double>& observed, const Boundaries& b) {
-    if (base_forecast.size() != observed.size() || fast_forecast.size() != observed.size())
-        throw std::invalid_argument("fast_forecast_skill: forecasts and observation differ in S");
-    const std::size_t count = b.size() - 2;
-    std::vector<double> skill(count, 0.0);
-    for (std::size_t k = 0; k < count; ++k) {
-        double e_base = 0.0, e_fast = 0.0;
-        for (auto s = static_cast<std::size_t>(b[k]); s < static_cast<std::size_t>(b[k + 2]); ++s) {
-            e_base += std::abs(base_forecast[s] - observed[s]);
-            e_fast += std::abs(fast_forecast[s] - observed[s]);
-        }
-        skill[k] = e_base + e_fast > 0.0 ? (e_base - e_fast) / (e_base + e_fast) : 0.0;
-    }
-    return skill;
 }
 
 } // namespace cellshift::controller

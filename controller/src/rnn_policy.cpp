@@ -22,8 +22,7 @@ public:
           forecast_base_(c.base == data::kForecastBase || c.base == data::kBlendBase),
           blend_(c.base == data::kBlendBase),
           forecaster_(c.forecast_level_alpha, c.forecast_trend_beta),
-          fast_forecaster_(c.fast_level_alpha, c.fast_trend_beta), hold_horizon_(c.hold_horizon),
-          skill_(blend_ && features_ > kCostFeatureCount) {}
+          fast_forecaster_(c.fast_level_alpha, c.fast_trend_beta), hold_horizon_(c.hold_horizon) {}
 
     bool reads_slice_workload() const override {
         return forecast_base_ || features_ > kRankTimeFeatureCount;
@@ -37,7 +36,6 @@ private:
         previous_imbalance_.clear();
         forecaster_.reset();
         fast_forecaster_.reset();
-        fast_skill_.assign(static_cast<std::size_t>(count), 0.0);
         forecast_error_.assign(2, 0.0);
     }
 
@@ -52,8 +50,6 @@ private:
             state["rnn/fast/trend"] = fast_forecaster_.trend();
             state["rnn/forecast_error"] = forecast_error_;
         }
-        if (skill_)
-            state["rnn/fast_skill"] = fast_skill_;
     }
     void restore_extra(const PolicyState& state) override {
         const auto& h = state_array(state, "rnn/hidden", static_cast<std::size_t>(hidden_.size()));
@@ -78,8 +74,6 @@ private:
             if (state.count("rnn/forecast_error") != 0)
                 forecast_error_ = state_array(state, "rnn/forecast_error", 2);
         }
-        if (skill_)
-            fast_skill_ = state_array(state, "rnn/fast_skill", fast_skill_.size());
     }
 
     Boundaries next(const Observation& o) override {
@@ -99,14 +93,6 @@ private:
         std::vector<double> loads, forecast, fast_forecast;
         if (reads_slice_workload()) {
             const std::vector<double>& slices = styles::require_slice_workload(o, "rnn");
-            if (skill_ && !forecaster_.level().empty()) {
-                // How each forecast of this interval, made at the last event, fared at
-                // each boundary: the skill moves half way to this interval's value.
-                const std::vector<double> now = fast_forecast_skill(
-                    forecaster_.forecast(), fast_forecaster_.forecast(), slices, b);
-                for (std::size_t k = 0; k < count; ++k)
-                    fast_skill_[k] = 0.5 * (fast_skill_[k] + now[k]);
-            }
             if (blend_ && !forecaster_.level().empty()) {
                 // How far each forecast of this interval, made at the last event, was
                 // off: the gate judges under the one that has been more accurate.
@@ -144,10 +130,6 @@ private:
         }
         in.migration_cost = o.migration_cost;
         in.rebalance_cost = o.rebalance_cost;
-        if (skill_) {
-            in.fast_target = &fast;
-            in.fast_skill = &fast_skill_;
-        }
         Eigen::MatrixXd x = compute_features(in).topRows(static_cast<Eigen::Index>(features_));
         gru_.step(x, hidden_);
         const Eigen::MatrixXd out = gru_.heads(hidden_, x);
@@ -209,8 +191,6 @@ private:
     HoltForecaster forecaster_;
     HoltForecaster fast_forecaster_;     // the blend base's second forecaster
     double hold_horizon_;                // the cost gate's horizon in intervals (0: no gate)
-    bool skill_;                         // reads the forecast-choice features (F = 20)
-    std::vector<double> fast_skill_;     // [P-1] the fast forecast's smoothed skill
     std::vector<double> forecast_error_; // [2] holt's and the fast forecast's, averaged
 };
 
@@ -218,23 +198,18 @@ private:
 
 std::unique_ptr<Policy> make_rnn_policy(const data::Controller& c) {
     const std::size_t f = c.feature_count();
-    if ((f != kRankTimeFeatureCount && f != kForecastFeatureCount && f != kCostFeatureCount &&
-         f != kFeatureCount) ||
+    if ((f != kRankTimeFeatureCount && f != kForecastFeatureCount && f != kFeatureCount) ||
         c.feature_names != feature_names(f) || c.clamp_min != feature_clamp_min(f) ||
         c.clamp_max != feature_clamp_max(f)) {
         throw std::invalid_argument(
-            "the controller's features (names, order or clamp ranges) are not the first 12, 16, "
-            "18 or 20 of this build's features; it was trained for another version of cellshift");
+            "the controller's features (names, order or clamp ranges) are not the first 12 or 16, "
+            "or all 18, of this build's features; it was trained for another version of "
+            "cellshift");
     }
     if ((c.base == data::kForecastBase || c.base == data::kBlendBase) && f < kCostFeatureCount) {
         throw std::invalid_argument("a " + c.base + "-base controller reads at least " +
                                     std::to_string(kCostFeatureCount) + " features, this one " +
                                     std::to_string(f));
-    }
-    if (c.base != data::kBlendBase && f == kFeatureCount) {
-        throw std::invalid_argument("the forecast-choice features (20 features) need a blend "
-                                    "base; this controller's is " +
-                                    c.base);
     }
     return std::make_unique<RnnPolicy>(c);
 }
@@ -285,8 +260,7 @@ data::Controller untrained_forecast_controller(double level_alpha, double trend_
 
 data::Controller untrained_blend_controller(double level_alpha, double trend_beta,
                                             double fast_level_alpha, double fast_trend_beta,
-                                            std::size_t hidden, std::uint64_t seed,
-                                            std::size_t features) {
+                                            std::size_t hidden, std::uint64_t seed) {
     data::Controller c = untrained_forecast_controller(level_alpha, trend_beta, hidden, seed);
     c.base = data::kBlendBase;
     c.fast_level_alpha = fast_level_alpha;
@@ -295,23 +269,7 @@ data::Controller untrained_blend_controller(double level_alpha, double trend_bet
     c.head_bias = {0.0, 0.0, 0.0};
     // The blend weight may read the features directly (the migration cost above all):
     // a zero skip connection, for training to fill.
-    if (features != kCostFeatureCount && features != kFeatureCount)
-        throw std::invalid_argument("a blend-base controller reads 18 or 20 features");
-    if (features == kFeatureCount) {
-        // The forecast-choice features, appended: zero weights everywhere, so the
-        // untrained controller decides as the 18-feature one does.
-        const data::Controller wide =
-            untrained_controller(ReactiveParams{}, hidden, seed, features);
-        c.feature_names = wide.feature_names;
-        c.clamp_min = wide.clamp_min;
-        c.clamp_max = wide.clamp_max;
-        data::Matrix w(3 * hidden, features, 0.0);
-        for (std::size_t r = 0; r < w.rows; ++r)
-            for (std::size_t f = 0; f < kCostFeatureCount; ++f)
-                w(r, f) = c.weight_ih(r, f);
-        c.weight_ih = w;
-    }
-    c.head_input_weight = data::Matrix(3, features, 0.0);
+    c.head_input_weight = data::Matrix(3, kFeatureCount, 0.0);
     return c;
 }
 

@@ -58,7 +58,6 @@ torch::Tensor jitter_table(const scenarios::Scenario& sc, std::int64_t n, std::u
 }
 
 torch::Tensor clamp_features(const torch::Tensor& x) {
-    // The surrogate computes the first 18 (the forecast-choice features are ES-only).
     std::vector<double> lo = controller::feature_clamp_min(controller::kCostFeatureCount);
     std::vector<double> hi = controller::feature_clamp_max(controller::kCostFeatureCount);
     torch::Tensor tlo = torch::tensor(lo, kDouble);

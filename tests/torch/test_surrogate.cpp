@@ -146,9 +146,7 @@ TEST_CASE("soft loop: features and reactive proposal equal the Eigen controller'
     in.forecast_target = &target;
     in.migration_cost = 0.1;
     in.rebalance_cost = 0.05;
-    // The surrogate computes the first 18 (the forecast-choice features are ES-only).
-    Eigen::MatrixXd eigen = controller::compute_features(in).topRows(
-        static_cast<Eigen::Index>(controller::kCostFeatureCount));
+    Eigen::MatrixXd eigen = controller::compute_features(in);
 
     torch::Tensor tt = as_tensor(times).unsqueeze(0);
     torch::Tensor tb = as_tensor(b).unsqueeze(0);

@@ -85,11 +85,6 @@ TEST_CASE("policy state: a restored policy continues exactly", "[controller][che
     const controller::Layout layout{64, 8, 2};
     controller::PolicySettings settings;
     settings.controller_file = CELLSHIFT_PAPER_CONTROLLER; // 12 rank-time features
-    // A 20-feature blend controller whose blend reads the forecast-choice features.
-    data::Controller choice = controller::untrained_blend_controller(0.6, 0.0, 1.0, 0.3, 24, 3,
-                                                                     controller::kFeatureCount);
-    choice.head_input_weight(2, controller::kFastSkill) = 2.0;
-    choice.head_input_weight(2, controller::kForecastDisagreement) = 0.5;
     const auto observation = [&](int t, const controller::Boundaries& b) {
         controller::Observation o;
         o.slice_workload.resize(64);
@@ -99,20 +94,17 @@ TEST_CASE("policy state: a restored policy continues exactly", "[controller][che
         o.cycle_phase = 0.2 * t;
         return o;
     };
-    for (const std::string name : {"holt", "rnn", "rnn-forecast", "rnn-default", "rnn-choice",
-                                   "reactive", "persistence", "seam", "lazy-holt"}) {
+    for (const std::string name : {"holt", "rnn", "rnn-forecast", "rnn-default", "reactive",
+                                   "persistence", "seam", "lazy-holt"}) {
         INFO("policy " << name);
         controller::PolicySettings s = settings;
         if (name == "rnn-forecast") // 16 features: the per-slice forecast is state too
             s.controller_file = CELLSHIFT_FORECAST_CONTROLLER;
         if (name == "rnn-default") // the forecast base: holt's forecast is its state
             s.controller_file = CELLSHIFT_SHIPPED_CONTROLLER;
-        if (name == "rnn-choice") // the forecast-choice features: the skill is state too
-            s.controller = &choice;
         if (name == "lazy-holt") // its thrifty end: the slow forecast's state matters
             s.overrides = {{"level_alpha", 0.1}, {"threshold", 0.03}, {"step", 1.0}};
-        const bool rnn_file =
-            name == "rnn-forecast" || name == "rnn-default" || name == "rnn-choice";
+        const bool rnn_file = name == "rnn-forecast" || name == "rnn-default";
         const std::string style = rnn_file ? "rnn" : name;
         auto straight = controller::make_policy(style, s);
         auto first = controller::make_policy(style, s);
@@ -134,8 +126,6 @@ TEST_CASE("policy state: a restored policy continues exactly", "[controller][che
         CHECK(second->save_state() == straight->save_state()); // every array, not only b
         if (style == "rnn") // the hidden state matters: a fresh one diverges
             CHECK(first->save_state().at("rnn/hidden") != std::vector<double>(24 * 7, 0.0));
-        if (name == "rnn-choice")
-            CHECK(first->save_state().at("rnn/fast_skill") != std::vector<double>(7, 0.0));
         if (name == "rnn-default") // the gate's choice of forecast: state as well
             CHECK(first->save_state().at("rnn/forecast_error") != std::vector<double>(2, 0.0));
         // Only the forecast-reading rnn files ask callers for per-slice workload beyond

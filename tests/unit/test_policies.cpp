@@ -364,13 +364,15 @@ TEST_CASE("registry: bad names, parameters and observations are one-line errors"
 TEST_CASE("rnn: a controller with other features is refused", "[controller][rnn]") {
     auto weights = untrained_controller(ReactiveParams{}, 8, 1);
     weights.feature_names[3] = "something_else";
-    CHECK_THROWS_WITH(make_rnn_policy(weights), Catch::Contains("not the first 12, 16, 18 or 20"));
+    CHECK_THROWS_WITH(make_rnn_policy(weights),
+                      Catch::Contains("not the first 12 or 16, or all 18"));
     // The rank-time set (the first 12) is accepted, 13 features are not.
     auto rank_time = untrained_controller(ReactiveParams{}, 8, 1, kRankTimeFeatureCount);
     CHECK(rank_time.feature_count() == 12);
     CHECK_NOTHROW(make_rnn_policy(rank_time));
     auto thirteen = untrained_controller(ReactiveParams{}, 8, 1, kRankTimeFeatureCount + 1);
-    CHECK_THROWS_WITH(make_rnn_policy(thirteen), Catch::Contains("not the first 12, 16, 18 or 20"));
+    CHECK_THROWS_WITH(make_rnn_policy(thirteen),
+                      Catch::Contains("not the first 12 or 16, or all 18"));
     // A forecast base needs the cost features.
     auto short_forecast = untrained_forecast_controller(0.6, 0.0, 8, 1);
     short_forecast.feature_names.resize(kForecastFeatureCount);
@@ -379,13 +381,6 @@ TEST_CASE("rnn: a controller with other features is refused", "[controller][rnn]
     short_forecast.weight_ih = cellshift::data::Matrix(24, kForecastFeatureCount, 0.1);
     CHECK_THROWS_WITH(make_rnn_policy(short_forecast),
                       Catch::Contains("reads at least 18 features"));
-    // The forecast-choice features need the blend base's second forecast.
-    auto wide = untrained_blend_controller(0.6, 0.0, 1.0, 0.3, 8, 1, kFeatureCount);
-    CHECK_NOTHROW(make_rnn_policy(wide));
-    wide.base = cellshift::data::kForecastBase;
-    wide.head_weight = cellshift::data::Matrix(2, 8, 0.0);
-    wide.head_bias = {0.0, 0.0};
-    CHECK_THROWS_WITH(make_rnn_policy(wide), Catch::Contains("need a blend base"));
 }
 
 TEST_CASE("reactive-max: reactive's moves, only next to the slowest ranks",
@@ -514,82 +509,4 @@ TEST_CASE("lazy-holt: threshold_slices is threshold in slices of a mean-width ra
     CHECK(roll(*make_policy("lazy-holt", {in_slices, ""}), l, 80).boundaries == a.boundaries);
     // ... and it matters: without it the rule moves differently.
     CHECK(roll(*make_policy("lazy-holt", {unscaled, ""}), l, 80).boundaries != a.boundaries);
-}
-
-TEST_CASE("features: the fast forecast's skill and the splits' disagreement per boundary",
-          "[controller][features]") {
-    // 8 slices, 4 ranks of 2; the interval's load is 1 everywhere. The base forecast
-    // missed slice 1 by 1 and slice 4 by 0.25, the fast one slice 5 by 0.5:
-    //   boundary 1 (slices 0-3): e_base 1, e_fast 0          -> +1
-    //   boundary 2 (slices 2-5): e_base 0.25, e_fast 0.5     -> -1/3
-    //   boundary 3 (slices 4-7): e_base 0.25, e_fast 0.5     -> -1/3
-    const Boundaries b{0, 2, 4, 6, 8};
-    const std::vector<double> observed(8, 1.0);
-    std::vector<double> base(8, 1.0), fast(8, 1.0);
-    base[1] = 2.0;
-    base[4] = 1.25;
-    fast[5] = 1.5;
-    const std::vector<double> skill = fast_forecast_skill(base, fast, observed, b);
-    REQUIRE(skill.size() == 3);
-    CHECK(skill[0] == Approx(1.0));
-    CHECK(skill[1] == Approx(-1.0 / 3.0));
-    CHECK(skill[2] == Approx(-1.0 / 3.0));
-    CHECK(fast_forecast_skill(observed, observed, observed, b) == std::vector<double>(3, 0.0));
-
-    // The two rows of compute_features: (fast split - base split) / ds_max, and the skill
-    // as given (clamped to [-1, 1]); 0 without a second split.
-    const std::vector<double> times{1.0, 1.0, 1.0, 1.0}, zeros(3, 0.0), loads{2.0, 2.0, 2.0, 2.0};
-    const Boundaries target{0, 2, 4, 6, 8}, fast_split{0, 3, 4, 5, 8};
-    const std::vector<double> given{0.3, -0.2, 1.7};
-    FeatureInputs in;
-    in.rank_times = &times;
-    in.boundaries = &b;
-    in.ds_max = 2.0;
-    in.previous_moves = &zeros;
-    in.reactive = &zeros;
-    in.previous_local_imbalance = &zeros;
-    in.forecast_loads = &loads;
-    in.forecast_target = &target;
-    const Eigen::MatrixXd without = compute_features(in);
-    in.fast_target = &fast_split;
-    in.fast_skill = &given;
-    const Eigen::MatrixXd x = compute_features(in);
-    for (Eigen::Index k = 0; k < 3; ++k) {
-        CHECK(without(kForecastDisagreement, k) == 0.0);
-        CHECK(without(kFastSkill, k) == 0.0);
-        CHECK(x.topRows(kCostFeatureCount).col(k) == without.topRows(kCostFeatureCount).col(k));
-    }
-    CHECK(x(kForecastDisagreement, 0) == 0.5);
-    CHECK(x(kForecastDisagreement, 1) == 0.0);
-    CHECK(x(kForecastDisagreement, 2) == -0.5);
-    CHECK(x(kFastSkill, 0) == 0.3);
-    CHECK(x(kFastSkill, 1) == -0.2);
-    CHECK(x(kFastSkill, 2) == 1.0); // clamped
-}
-
-TEST_CASE("rnn: the forecast-choice features start at zero weight and reach the blend",
-          "[controller][rnn]") {
-    // 20 features with zero weights on the last two decide as the 18-feature controller
-    // of the same seed, at a zero head and half way to the fast split; a weight on
-    // either new feature changes the decisions.
-    const Layout layout{96, 8, 2};
-    auto narrow = untrained_blend_controller(0.6, 0.0, 1.0, 0.3, 24, 5);
-    auto wide = untrained_blend_controller(0.6, 0.0, 1.0, 0.3, 24, 5, kFeatureCount);
-    CHECK(wide.feature_count() == 20);
-    for (const double blend : {0.0, std::atanh(0.5)}) {
-        INFO("blend bias " << blend);
-        narrow.head_bias[2] = wide.head_bias[2] = blend;
-        const Rollout a = roll(*make_rnn_policy(narrow), layout, 80);
-        CHECK(roll(*make_rnn_policy(wide), layout, 80).boundaries == a.boundaries);
-    }
-    // A third of the way to the fast split (a one-slice disagreement rounds to the
-    // base's cut), a weight on either new feature moves the aim.
-    wide.head_bias[2] = std::atanh(0.3);
-    const Rollout before = roll(*make_rnn_policy(wide), layout, 80);
-    for (const FeatureIndex f : {kForecastDisagreement, kFastSkill}) {
-        INFO("feature " << kFeatures[f].name);
-        auto weighted = wide;
-        weighted.head_input_weight(2, f) = 3.0;
-        CHECK(roll(*make_rnn_policy(weighted), layout, 80).boundaries != before.boundaries);
-    }
 }

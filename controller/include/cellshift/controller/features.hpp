@@ -6,14 +6,14 @@
 // The first 12 are docs/design.md section 3's and need only the measured rank times. The
 // last 4 (issue 4's migration bar) read a smoothed forecast of the per-slice
 // workload: where the load sits inside the ranks, which the rank times cannot show.
-// The next 2 (issue 22) are the host's migration and rebalancing costs, so that one
+// The last 2 (issue 22) are the host's migration and rebalancing costs, so that one
 // controller learns how much a move is worth on a CPU and on a GPU cluster.
-// The last 2 (issue 22, the blend base only) let the head choose per boundary which
-// of the two forecasts to aim at: where their splits disagree, and which one has
-// predicted the neighbouring ranks' load better lately.
 // A controller file uses the first F of them: F = 12 (the rank-time set, every file
-// trained before the forecast features), 16 (the forecast set), 18 (with the costs:
-// the most the LibTorch surrogate computes) or 20 (all; blend base, trained by ES).
+// trained before the forecast features), 16 (the forecast set) or 18 (all, with the
+// costs: what the forecast and blend bases read).
+// (Two forecast-choice features for the blend base, F = 20, were tried in issue 22
+// and removed: the cost gate's choice of forecast made them redundant,
+// docs/research_log.md, sessions 6 and 8.)
 
 #include "cellshift/controller/layout.hpp"
 #include "cellshift/data/controller_file.hpp"
@@ -52,8 +52,6 @@ enum FeatureIndex : std::size_t {
     kSliceOverDsMax,
     kMigrationCost,
     kRebalanceCost,
-    kForecastDisagreement,
-    kFastSkill,
     kFeatureCount
 };
 
@@ -61,9 +59,8 @@ enum FeatureIndex : std::size_t {
 inline constexpr std::size_t kRankTimeFeatureCount = kTargetOffset;
 // The forecast feature set: the first 16 (files trained before the cost features).
 inline constexpr std::size_t kForecastFeatureCount = kMigrationCost;
-// With the host's costs: the first 18 (the surrogate's largest set; files trained
-// before the forecast-choice features).
-inline constexpr std::size_t kCostFeatureCount = kForecastDisagreement;
+// With the host's costs: all 18 (what the forecast and blend bases need).
+inline constexpr std::size_t kCostFeatureCount = kFeatureCount;
 
 // The cost features' scale: log10(mu / kReferenceMigrationCost) / 2, so the CPU
 // figure 0.0075 reads -1.06, a GPU rank's 0.1 reads -0.5 and mu = 1 reads 0.
@@ -99,13 +96,6 @@ inline constexpr std::array<FeatureSpec, kFeatureCount> kFeatures{{
     {"rebalance_cost", 0.0, 1.0,
      "kappa: the fixed cost of an event that moves anything, as a fraction of the mean "
      "rank time"},
-    {"forecast_disagreement", -4.0, 4.0,
-     "(the fast forecast's equal-load split - the base forecast's split) at the boundary / "
-     "ds_max: where the two forecasts disagree"},
-    {"fast_skill", -1.0, 1.0,
-     "(e_base - e_fast) / (e_base + e_fast), halved towards each new interval's value: which "
-     "forecast predicted the two neighbouring ranks' load better lately (e: the summed "
-     "absolute error of a forecast on their slices)"},
 }};
 
 // The per-slice forecast behind the target_offset, heavy_excess and forecast_imbalance
@@ -136,19 +126,7 @@ struct FeatureInputs {
     const Boundaries* forecast_target = nullptr;         // [P+1] its equal-load split
     double migration_cost = 0.0; // mu of the host (Observation::migration_cost)
     double rebalance_cost = 0.0; // kappa of the host
-    // The blend base's second split and the smoothed skill of its forecast (the
-    // forecast-choice features); null: both features are 0.
-    const Boundaries* fast_target = nullptr;         // [P+1]
-    const std::vector<double>* fast_skill = nullptr; // [P-1] in [-1, 1]
 };
-
-// One interval's skill of the fast forecast against the base forecast at each
-// interior boundary: (e_base - e_fast) / (e_base + e_fast), e the summed absolute
-// error of a per-slice forecast of that interval on the slices of the boundary's
-// two ranks under `b`; 0 where both are exact. [P-1].
-std::vector<double> fast_forecast_skill(const std::vector<double>& base_forecast,
-                                        const std::vector<double>& fast_forecast,
-                                        const std::vector<double>& observed, const Boundaries& b);
 
 // The migration_cost feature of mu (before clamping); mu <= 0 reads as 1e-6.
 double migration_cost_feature(double mu);

@@ -40,11 +40,8 @@ data::Controller untrained_forecast_controller(double level_alpha, double trend_
 
 // An untrained blend-base controller (zero 3-output head): `holt` with the first
 // constants exactly; the head's third output aims at the fast forecaster's split.
-// `features` 20 adds the forecast-choice features (their weights start at 0, so the
-// untrained controller is the same `holt`).
 data::Controller untrained_blend_controller(double level_alpha, double trend_beta,
                                             double fast_level_alpha, double fast_trend_beta,
-                                            std::size_t hidden = 24, std::uint64_t seed = 0,
-                                            std::size_t features = kCostFeatureCount);
+                                            std::size_t hidden = 24, std::uint64_t seed = 0);
 
 } // namespace cellshift::controller
