@@ -6,6 +6,7 @@
 #include "cellshift/controller/holt.hpp"
 #include "cellshift/controller/partition.hpp"
 #include "cellshift/controller/residual.hpp"
+#include "cellshift/controller/total_volatility.hpp"
 #include "styles/style_definition.hpp"
 
 #include <cmath>
@@ -37,6 +38,7 @@ private:
         forecaster_.reset();
         fast_forecaster_.reset();
         forecast_error_.assign(2, 0.0);
+        volatility_.reset();
     }
 
     void save_extra(PolicyState& state) const override {
@@ -50,6 +52,8 @@ private:
             state["rnn/fast/trend"] = fast_forecaster_.trend();
             state["rnn/forecast_error"] = forecast_error_;
         }
+        if (hold_horizon_ > 0.0)
+            state["rnn/total_volatility"] = volatility_.state();
     }
     void restore_extra(const PolicyState& state) override {
         const auto& h = state_array(state, "rnn/hidden", static_cast<std::size_t>(hidden_.size()));
@@ -74,6 +78,9 @@ private:
             if (state.count("rnn/forecast_error") != 0)
                 forecast_error_ = state_array(state, "rnn/forecast_error", 2);
         }
+        // Absent from checkpoints written before the gate's horizon read it: start afresh.
+        if (hold_horizon_ > 0.0 && state.count("rnn/total_volatility") != 0)
+            volatility_.restore(state_array(state, "rnn/total_volatility", 5));
     }
 
     Boundaries next(const Observation& o) override {
@@ -103,6 +110,12 @@ private:
                         kForecastErrorKeep * forecast_error_[i] +
                         (1.0 - kForecastErrorKeep) * relative_forecast_error(made[i], slices);
                 }
+            }
+            if (hold_horizon_ > 0.0) {
+                double total = 0.0;
+                for (const double w : slices)
+                    total += w;
+                volatility_.observe(total);
             }
             forecaster_.observe(slices);
             forecast = forecaster_.forecast();
@@ -154,8 +167,9 @@ private:
             result = project_feasible(cuts, layout(), &limited_);
             if (hold_horizon_ > 0.0) {
                 // The gate weighs the head's move against the forecasts' own splits,
-                // judged under the forecast that has been the more accurate
-                // (forecast_base.hpp).
+                // judged under the forecast that has been the more accurate, over a
+                // horizon that is longer while the total workload grows steadily
+                // (forecast_base.hpp, total_volatility.hpp).
                 std::vector<Boundaries> aims{result, target};
                 const std::vector<double>* judge = &forecast;
                 if (blend_) {
@@ -163,7 +177,8 @@ private:
                     if (forecast_error_[1] < forecast_error_[0])
                         judge = &fast_forecast;
                 }
-                result = gate_move(*judge, b, aims, layout(), hold_horizon_,
+                result = gate_move(*judge, b, aims, layout(),
+                                   stretched_horizon(hold_horizon_, volatility_),
                                    MigrationCost{o.migration_cost, o.rebalance_cost});
             }
         } else {
@@ -192,6 +207,7 @@ private:
     HoltForecaster fast_forecaster_;     // the blend base's second forecaster
     double hold_horizon_;                // the cost gate's horizon in intervals (0: no gate)
     std::vector<double> forecast_error_; // [2] holt's and the fast forecast's, averaged
+    TotalVolatility volatility_;         // of the total workload: the gate's horizon
 };
 
 } // namespace

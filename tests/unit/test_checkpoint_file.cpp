@@ -126,8 +126,10 @@ TEST_CASE("policy state: a restored policy continues exactly", "[controller][che
         CHECK(second->save_state() == straight->save_state()); // every array, not only b
         if (style == "rnn") // the hidden state matters: a fresh one diverges
             CHECK(first->save_state().at("rnn/hidden") != std::vector<double>(24 * 7, 0.0));
-        if (name == "rnn-default") // the gate's choice of forecast: state as well
+        if (name == "rnn-default") { // the gate's choice of forecast and horizon: state too
             CHECK(first->save_state().at("rnn/forecast_error") != std::vector<double>(2, 0.0));
+            CHECK(first->save_state().at("rnn/total_volatility").at(3) > 0.0); // changes seen
+        }
         // Only the forecast-reading rnn files ask callers for per-slice workload beyond
         // their style.
         CHECK(first->reads_slice_workload() == rnn_file);

@@ -7,6 +7,7 @@
 #include "cellshift/controller/registry.hpp"
 #include "cellshift/controller/rnn_policy.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -278,53 +279,102 @@ TEST_CASE("cost gate: part of a move, and the aim that pays", "[controller][rnn]
     CHECK(gate_move(f, current, {far}, l, 2.0, MigrationCost{0.01, 0.0}) == Boundaries{0, 4, 8});
 }
 
-TEST_CASE("rnn: a gated blend controller judges moves under its more accurate forecast",
-          "[controller][rnn]") {
-    // The gate as wired into the policy: whatever it moves to pays within H intervals
-    // under the forecast whose averaged relative error is lower, both recomputed here
-    // by two independent forecasters. On a drifting bump the fast forecast (trend) is
-    // the better one after a few events, so the check is not holt's alone.
+// The gate as wired into a zero-head blend policy, replayed independently: two Holt
+// forecasters and their averaged relative errors choose the judge, the total
+// workload's volatility stretches the horizon, and the candidates aim at holt's split
+// (the zero head's own move) and the fast split. Returns how many events the judge
+// was the fast forecast and how many the stretch changed the gate's choice.
+struct GateReplay {
+    int fast_judged = 0, stretch_mattered = 0, events = 0;
+    std::int64_t migrated = 0;
+};
+
+template <class Workload>
+GateReplay replay_gate(double mu, const Workload& workload) {
     const Layout l{96, 8, 2};
     data::Controller c = untrained_blend_controller(0.6, 0.0, 1.0, 0.3, 24, 5);
     c.hold_horizon = 4.0;
-    for (const double mu : {0.05, 0.5, 2.0}) {
-        auto policy = make_rnn_policy(c);
-        policy->reset(l, uniform_boundaries(l));
-        HoltForecaster slow(0.6, 0.0), fast(1.0, 0.3);
-        double slow_error = 0.0, fast_error = 0.0;
-        const MigrationCost cost{mu, 0.01};
-        std::int64_t migrated = 0;
-        int fast_judged = 0;
-        for (int t = 0; t < 60; ++t) {
-            Observation o;
-            o.slice_workload = drifting_bump(l.slices, t);
-            o.rank_times = rank_sums(o.slice_workload, policy->boundaries());
-            o.migration_cost = mu;
-            o.rebalance_cost = cost.kappa;
-            const Boundaries before = policy->boundaries();
-            const Boundaries after = policy->decide(o);
-            if (t > 0) {
-                slow_error = 0.9 * slow_error +
-                             0.1 * relative_forecast_error(slow.forecast(), o.slice_workload);
-                fast_error = 0.9 * fast_error +
-                             0.1 * relative_forecast_error(fast.forecast(), o.slice_workload);
-            }
-            slow.observe(o.slice_workload);
-            fast.observe(o.slice_workload);
-            const std::vector<double> judge =
-                fast_error < slow_error ? fast.forecast() : slow.forecast();
-            fast_judged += fast_error < slow_error ? 1 : 0;
-            const auto predicted = [&](const Boundaries& r) {
-                return interval_runtime(judge, before, r, cost) + 3.0 * bottleneck(judge, r);
-            };
-            INFO("mu " << mu << " event " << t);
-            CHECK(predicted(after) <= predicted(before) + 1e-9);
-            migrated += migrated_slices(before, after);
+    auto policy = make_rnn_policy(c);
+    policy->reset(l, uniform_boundaries(l));
+    HoltForecaster slow(0.6, 0.0), fast(1.0, 0.3);
+    double slow_error = 0.0, fast_error = 0.0;
+    std::vector<double> totals;
+    double volatility = 0.0;
+    int changes = 0;
+    const MigrationCost cost{mu, 0.01};
+    GateReplay r;
+    for (int t = 0; t < 60; ++t) {
+        Observation o;
+        o.slice_workload = workload(l.slices, t);
+        o.rank_times = rank_sums(o.slice_workload, policy->boundaries());
+        o.migration_cost = mu;
+        o.rebalance_cost = cost.kappa;
+        const Boundaries before = policy->boundaries();
+        const Boundaries after = policy->decide(o);
+        if (t > 0) {
+            slow_error =
+                0.9 * slow_error + 0.1 * relative_forecast_error(slow.forecast(), o.slice_workload);
+            fast_error =
+                0.9 * fast_error + 0.1 * relative_forecast_error(fast.forecast(), o.slice_workload);
         }
-        INFO("mu " << mu);
-        CHECK(migrated > 0);
-        CHECK(fast_judged > 30);
+        double total = 0.0;
+        for (const double w : o.slice_workload)
+            total += w;
+        totals.push_back(total);
+        if (totals.size() >= 3) {
+            const std::size_t n = totals.size();
+            const double jolt = std::abs((totals[n - 1] / totals[n - 2] - 1.0) -
+                                         (totals[n - 2] / totals[n - 3] - 1.0));
+            volatility = changes++ == 0 ? jolt : 0.9 * volatility + 0.1 * jolt;
+        }
+        const double horizon =
+            changes == 0 ? 4.0 : 4.0 * std::clamp(0.006 / std::max(volatility, 1e-300), 1.0, 3.0);
+        slow.observe(o.slice_workload);
+        fast.observe(o.slice_workload);
+        const std::vector<double> judge =
+            fast_error < slow_error ? fast.forecast() : slow.forecast();
+        const Boundaries target = split_equal_load(slow.forecast(), l);
+        const std::vector<Boundaries> aims{target, target, split_equal_load(fast.forecast(), l)};
+        INFO("mu " << mu << " event " << t << " horizon " << horizon);
+        CHECK(after == gate_move(judge, before, aims, l, horizon, cost));
+        r.fast_judged += fast_error < slow_error ? 1 : 0;
+        r.stretch_mattered += gate_move(judge, before, aims, l, 4.0, cost) != after ? 1 : 0;
+        r.migrated += migrated_slices(before, after);
+        ++r.events;
     }
+    return r;
+}
+
+TEST_CASE("rnn: a gated blend controller judges moves under its more accurate forecast",
+          "[controller][rnn]") {
+    // On a drifting bump the fast forecast (trend) is the better one after a few events,
+    // so the replay checks more than holt's judgement.
+    for (const double mu : {0.05, 0.5, 2.0}) {
+        const GateReplay r = replay_gate(mu, drifting_bump);
+        INFO("mu " << mu);
+        CHECK(r.migrated > 0);
+        CHECK(r.fast_judged > 30);
+    }
+}
+
+TEST_CASE("rnn: the gate weighs moves over a longer horizon while the total grows steadily",
+          "[controller][rnn]") {
+    // The drifting bump's total grows smoothly: the horizon is stretched, and at a high
+    // migration cost that changes what the gate keeps on some events. The same bump with
+    // a 30% burst every third event is volatile: no stretch, so the replay with the
+    // plain horizon is the policy's choice on every event.
+    const GateReplay steady = replay_gate(2.0, drifting_bump);
+    CHECK(steady.stretch_mattered > 0);
+    const auto bursty = [](std::int64_t slices, int t) {
+        std::vector<double> w = drifting_bump(slices, t);
+        if (t % 3 == 2)
+            for (double& x : w)
+                x *= 1.3;
+        return w;
+    };
+    const GateReplay volatile_total = replay_gate(2.0, bursty);
+    CHECK(volatile_total.migrated > 0);
+    CHECK(volatile_total.stretch_mattered == 0);
 }
 
 TEST_CASE("registry: bad names, parameters and observations are one-line errors",

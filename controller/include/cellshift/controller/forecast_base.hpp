@@ -27,7 +27,8 @@
 // (gate_move below), which the surrogate does not model: it is the deployed
 // loop's guard against moves that cannot pay for their migration, and its choice,
 // per event, of how far to go and towards which split, judged under the forecast
-// that has been the more accurate.
+// that has been the more accurate, over H intervals stretched up to 3H while the total
+// workload grows steadily (total_volatility.hpp).
 
 #include "cellshift/controller/interval_cost.hpp"
 #include "cellshift/controller/layout.hpp"
