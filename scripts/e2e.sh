@@ -6,7 +6,8 @@
 #   scripts/e2e.sh [--build DIR] [--ranks P] [--steps N] [--out DIR] [--policies "a b c"]
 #                  [--controller FILE] [--config FILE] [--options "--Lx 448 ..."]
 # --config replaces the tissue (data/configs/e2e_tissue.toml); --options are run
-# options on top of it (another tissue configuration, e.g. a held-out one).
+# options on top of it (another tissue configuration, e.g. a held-out one). A policy
+# may carry parameters: NAME:PARAM=V[,PARAM=V] (e.g. holt:calibrate=0.9).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build"
@@ -27,7 +28,7 @@ while [[ $# -gt 0 ]]; do
         --controller) controller=$2; shift 2 ;;
         --config) config=$2; shift 2 ;;
         --options) read -ra extra <<< "$2"; shift 2 ;;
-        -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
         *) echo "e2e.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -51,8 +52,15 @@ run() { # name, extra options...
 }
 records=()
 for policy in $policies; do
-    run "$policy" --policy "$policy"
-    records+=("$out/$policy.h5")
+    style=${policy%%:*}
+    name=${policy//[:,]/_} # holt:calibrate=0.9 -> holt_calibrate=0.9
+    params=()
+    if [[ $policy == *:* ]]; then
+        IFS=, read -ra settings <<< "${policy#*:}"
+        for setting in "${settings[@]}"; do params+=(--param "$style.$setting"); done
+    fi
+    run "$name" --policy "$style" "${params[@]}"
+    records+=("$out/$name.h5")
 done
 # The same size on the measured clock: the policy sees steady-clock times.
 run rnn-measured --policy rnn --clock measured --snapshot-every "$steps" --out "$out/tissue"

@@ -30,20 +30,8 @@ sim="$build/sim/cellshift-sim"
 export OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 
-# set name | options (on top of the common ones below); docs/traces.md describes each.
-configurations=(
-  "train gradient-left      | --Lx 256 --slabs 128 --patch-fraction 0.4 --growth-gradient 0.5"
-  "train central-patch      | --Lx 320 --slabs 160 --patch-start 0.35 --patch-fraction 0.3"
-  "train three-colonies     | --Lx 256 --slabs 64 --patch-fraction 0.8 --patch-colonies 3 --patch-gap 0.1 --growth-gradient 0.3"
-  "train right-patch        | --Lx 384 --slabs 192 --patch-start 0.6 --patch-fraction 0.4 --growth-gradient 0.9"
-  "train full-width         | --Lx 192 --slabs 96 --patch-fraction 1.0 --growth-gradient 0.6"
-  "train fine-slabs         | --Lx 512 --slabs 256 --patch-fraction 0.3 --growth-gradient 0.4 --seed 7"
-  "validation two-colonies  | --Lx 320 --slabs 160 --patch-start 0.1 --patch-fraction 0.6 --patch-colonies 2 --patch-gap 0.15 --growth-gradient 0.4"
-  "validation small-patch   | --Lx 256 --slabs 128 --patch-start 0.2 --patch-fraction 0.2 --growth-gradient 0.7"
-  "evaluation e2e           | --config $root/data/configs/e2e_tissue.toml --slabs 192"
-  "evaluation wounded-sheet | --Lx 384 --slabs 96 --patch-start 0.05 --patch-fraction 0.9 --patch-colonies 4 --patch-gap 0.05 --growth-gradient 0.2"
-  "evaluation mid-island    | --Lx 448 --slabs 224 --patch-start 0.4 --patch-fraction 0.25 --seed 3"
-)
+# SET NAME | options (on top of the common ones below); docs/traces.md describes each.
+mapfile -t configurations < <(grep -v '^#' "$root/data/configs/tissues.txt" | grep -v '^ *$')
 for entry in "${configurations[@]}"; do
     head=${entry%%|*}; options=${entry#*|}
     read -r set name <<< "$head"
@@ -54,7 +42,7 @@ for entry in "${configurations[@]}"; do
     global=(); local_opts=()
     read -ra words <<< "$options"
     for ((i = 0; i < ${#words[@]}; ++i)); do
-        if [[ ${words[i]} == --config ]]; then global+=(--config "${words[i+1]}"); ((++i));
+        if [[ ${words[i]} == --config ]]; then global+=(--config "$root/${words[i+1]}"); ((++i));
         else local_opts+=("${words[i]}"); fi
     done
     mpirun --quiet -n 2 "$sim" "${global[@]}" run -q --backend cpu-binned --steps "$steps" \

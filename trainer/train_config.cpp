@@ -71,6 +71,10 @@ void add_train_options(CLI::App& app, TrainCommandLine& line) {
                    "cost gate of a forecast or blend base: move only if the forecast says the "
                    "move pays within this many intervals (0: no gate; stored in the file; ES only)")
         ->capture_default_str();
+    app.add_option("--calibration-keep", c.calibration_keep,
+                   "memory per event of the calibration of per-slice estimates against measured "
+                   "rank times, stored in the file (1: off; forecast or blend base, ES only)")
+        ->capture_default_str();
     app.add_option("--lr", c.lr, "Adam learning rate (cosine-annealed)")->capture_default_str();
     app.add_option("--lr-min", c.lr_min, "learning rate at the end of the cosine")
         ->capture_default_str();
@@ -178,6 +182,10 @@ void validate(const TrainConfig& c) {
     require(c.hold_horizon == 0 || (c.base != "reactive" && c.optimiser == "es"),
             "--hold-horizon needs a forecast or blend base and --optimiser es (the surrogate "
             "does not model the cost gate)");
+    require(data::valid_calibration_keep(c.calibration_keep),
+            "--calibration-keep must be in [0, 1] (1: off)");
+    require(c.calibration_keep == 1 || (c.base != "reactive" && c.optimiser == "es"),
+            "--calibration-keep needs a forecast or blend base and --optimiser es");
     require(c.base_level_alpha > 0 && c.base_level_alpha <= 1 && c.base_trend_beta >= 0 &&
                 c.base_trend_beta <= 1,
             "--base-level-alpha must be in (0, 1] and --base-trend-beta in [0, 1]");

@@ -38,6 +38,7 @@ struct TrainConfig {
     // The cost gate's horizon in intervals (0: none; data/controller_file.hpp), stored in
     // the file and active in ES's rollouts; the surrogate does not model it.
     double hold_horizon = 0.0;
+    double calibration_keep = 1.0; // 1: the per-slice estimates are not calibrated
     // How the weights are fitted: "bptt" (back-propagation through the
     // differentiable surrogate) or "es" (evolution strategies on the deployed hard
     // loop, evolution.hpp: the relative runtime itself; needs --objective relative).

@@ -12,6 +12,7 @@ void Policy::reset(const Layout& layout, const Boundaries& initial) {
     layout_ = layout;
     boundaries_ = initial;
     limited_ = 0;
+    calibration_.reset();
     on_reset();
 }
 
@@ -37,7 +38,14 @@ const Boundaries& Policy::decide(const Observation& o) {
         }
     }
     limited_ = 0;
-    boundaries_ = next(o);
+    if (calibration_.enabled() && !o.slice_workload.empty()) {
+        Observation calibrated = o;
+        calibrated.slice_workload =
+            calibration_.calibrate(o.slice_workload, o.rank_times, boundaries_);
+        boundaries_ = next(calibrated);
+    } else {
+        boundaries_ = next(o);
+    }
     return boundaries_;
 }
 
@@ -45,6 +53,10 @@ PolicyState Policy::save_state() const {
     PolicyState state;
     state["boundaries"].assign(boundaries_.begin(), boundaries_.end());
     state["limited"] = {static_cast<double>(limited_)};
+    if (calibration_.enabled()) {
+        state["calibration/mean"] = calibration_.mean();
+        state["calibration/square"] = calibration_.square();
+    }
     save_extra(state);
     return state;
 }
@@ -56,6 +68,18 @@ void Policy::restore_state(const PolicyState& state) {
         restored[k] = static_cast<std::int64_t>(b[k]);
     validate(layout_, restored);
     const auto& limited = state_array(state, "limited", 1);
+    if (calibration_.enabled()) {
+        // Empty before the first event, one value per slice afterwards; absent from
+        // checkpoints written without calibration: start afresh.
+        const auto array = [&](const std::string& name) {
+            const auto it = state.find(name);
+            return it == state.end() ? std::vector<double>{} : it->second;
+        };
+        const std::vector<double> mean = array("calibration/mean");
+        if (!mean.empty() && mean.size() != static_cast<std::size_t>(layout_.slices))
+            throw std::invalid_argument("policy state 'calibration/mean' does not hold S values");
+        calibration_.restore(mean, array("calibration/square"));
+    }
     restore_extra(state);
     boundaries_ = restored;
     limited_ = static_cast<std::int64_t>(limited[0]);

@@ -23,7 +23,9 @@ public:
           forecast_base_(c.base == data::kForecastBase || c.base == data::kBlendBase),
           blend_(c.base == data::kBlendBase),
           forecaster_(c.forecast_level_alpha, c.forecast_trend_beta),
-          fast_forecaster_(c.fast_level_alpha, c.fast_trend_beta), hold_horizon_(c.hold_horizon) {}
+          fast_forecaster_(c.fast_level_alpha, c.fast_trend_beta), hold_horizon_(c.hold_horizon) {
+        set_calibration(c.calibration_keep);
+    }
 
     bool reads_slice_workload() const override {
         return forecast_base_ || features_ > kRankTimeFeatureCount;

@@ -85,6 +85,9 @@ void validate(const Controller& c, const std::string& where) {
     if (c.hold_horizon != 0.0 && c.base == kReactiveBase) {
         fail(where, "hold_horizon needs a forecast or blend base");
     }
+    if (!valid_calibration_keep(c.calibration_keep)) {
+        fail(where, "calibration_keep must be in [0, 1] (1: off)");
+    }
     if (c.training.steps < 0) {
         fail(where, "training steps must be >= 0");
     }
@@ -111,6 +114,9 @@ static Controller read_controller_in_process(const std::string& path) {
     }
     if (in.has_attribute("/", "hold_horizon")) {
         c.hold_horizon = in.double_attribute("/", "hold_horizon");
+    }
+    if (in.has_attribute("/", "calibration_keep")) {
+        c.calibration_keep = in.double_attribute("/", "calibration_keep");
     }
     c.weight_ih = in.matrix("gru/weight_ih");
     c.weight_hh = in.matrix("gru/weight_hh");
@@ -170,6 +176,9 @@ void write_controller(const std::string& path, const Controller& c) {
         }
         if (c.hold_horizon != 0.0) {
             out.attribute("/", "hold_horizon", c.hold_horizon);
+        }
+        if (c.calibration_keep != 1.0) {
+            out.attribute("/", "calibration_keep", c.calibration_keep);
         }
         out.attribute("/", "gate_order", "r,z,n (PyTorch GRUCell)");
         out.group("gru");

@@ -12,25 +12,39 @@
 namespace cellshift::eval {
 namespace {
 
-// The row name: the policy, and for a learned policy the stem of the controller
-// file it ran ("rnn (default)"), so that runs of several controllers are told apart.
-// The file is the `--controller = PATH` line of the run's configuration text.
-std::string row_name(const data::RunRecord& r) {
-    if (r.policy != "rnn") {
-        return r.policy;
-    }
+// The value of the configuration text's `KEY = VALUE` line, or "" (the text is
+// the run's CLI11 configuration, one option per line).
+std::string configuration_value(const data::RunRecord& r, const std::string& option) {
     std::istringstream lines(r.configuration);
-    const std::string key = "--controller = ";
+    const std::string key = option + " = ";
     for (std::string line; std::getline(lines, line);) {
         const std::size_t at = line.find(key);
         if (at != std::string::npos && line.find_first_not_of(' ') == at) {
-            const std::string path = line.substr(at + key.size());
-            if (!path.empty()) {
-                return r.policy + " (" + std::filesystem::path(path).stem().string() + ")";
-            }
+            return line.substr(at + key.size());
         }
     }
-    return r.policy;
+    return "";
+}
+
+// The row name: the policy; for a learned policy the stem of the controller file it
+// ran ("rnn (default)"), so that runs of several controllers are told apart; and
+// the parameters the run overrode ("holt [calibrate=0.9]").
+std::string row_name(const data::RunRecord& r) {
+    std::string name = r.policy;
+    if (r.policy == "rnn") {
+        const std::string path = configuration_value(r, "--controller");
+        if (!path.empty()) {
+            name += " (" + std::filesystem::path(path).stem().string() + ")";
+        }
+    }
+    std::istringstream overrides(configuration_value(r, "--param"));
+    std::string shown;
+    for (std::string p; overrides >> p;) {
+        const std::string prefix = r.policy + ".";
+        shown +=
+            (shown.empty() ? "" : " ") + (p.rfind(prefix, 0) == 0 ? p.substr(prefix.size()) : p);
+    }
+    return shown.empty() ? name : name + " [" + shown + "]";
 }
 
 } // namespace

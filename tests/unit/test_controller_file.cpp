@@ -129,6 +129,26 @@ TEST_CASE("controller: the cost gate's horizon round-trips and is optional", "[d
                      "hold_horizon needs a forecast or blend base");
 }
 
+TEST_CASE("controller: the calibration's memory round-trips and is optional", "[data][controller]") {
+    TempDir dir;
+    auto path = dir.file("calibrated.h5");
+    data::Controller written = test::sample_controller(8, 18);
+    written.calibration_keep = 0.9;
+    data::write_controller(path, written);
+    data::Controller read = data::read_controller(path);
+    CHECK(test::same(written, read));
+    CHECK(read.calibration_keep == 0.9);
+    // A file without the attribute (every file before the calibration) is not calibrated.
+    test::delete_attribute(path, "/", "calibration_keep");
+    CHECK(data::read_controller(path).calibration_keep == 1.0);
+    for (const double bad : {-0.1, 1.5, std::nan("")}) {
+        data::Controller c = written;
+        c.calibration_keep = bad;
+        CHECK_DATA_ERROR(data::write_controller(dir.file("bad.h5"), c), dir.file("bad.h5"),
+                         "calibration_keep must be in [0, 1] (1: off)");
+    }
+}
+
 TEST_CASE("controller: a file without training provenance is accepted", "[data][controller]") {
     TempDir dir;
     auto path = dir.file("gru.h5");

@@ -87,19 +87,26 @@ TEST_CASE("run record: reader rejections", "[data][run]") {
     }
 }
 
-TEST_CASE("eval runs: a learned policy's row names its controller file", "[eval][run]") {
+TEST_CASE("eval runs: a learned policy's row names its controller file, any run its overrides",
+          "[eval][run]") {
     TempDir dir;
     std::vector<std::string> files;
     const std::vector<std::pair<std::string, std::string>> runs{
         {"static", ""},
         {"rnn", "data/controllers/default.h5"},
         {"rnn", "data/controllers/paper-reactive.h5"},
-        {"rnn", ""}}; // no controller line: the policy name alone
+        {"rnn", ""},   // no controller line: the policy name alone
+        {"holt", ""},  // parameters overridden: named beside the policy
+        {"holt", ""}}; // an empty --param line: nothing overridden
     for (std::size_t i = 0; i < runs.size(); ++i) {
         data::RunRecord r = test::sample_run_record(5, 3, true);
         r.policy = runs[i].first;
         r.clock = "model";
         r.configuration = "--policy = " + r.policy + "\n";
+        if (i == 4)
+            r.configuration += "--param = holt.calibrate=0.9 holt.level_alpha=0.5\n";
+        if (i == 5)
+            r.configuration += "--param = \n";
         if (!runs[i].second.empty()) {
             r.configuration += "--controller = " + runs[i].second + "\n--clock = model\n";
         }
@@ -109,11 +116,13 @@ TEST_CASE("eval runs: a learned policy's row names its controller file", "[eval]
         data::write_run_record(files.back(), r);
     }
     const auto rows = eval::compare_sim_runs(files, "static");
-    REQUIRE(rows.size() == 4);
+    REQUIRE(rows.size() == 6);
     CHECK(rows[0].policy == "static");
     CHECK(rows[1].policy == "rnn (default)");
     CHECK(rows[2].policy == "rnn (paper-reactive)");
     CHECK(rows[3].policy == "rnn");
+    CHECK(rows[4].policy == "holt [calibrate=0.9 level_alpha=0.5]");
+    CHECK(rows[5].policy == "holt");
     CHECK(rows[2].runtime_vs_baseline == Approx(0.2));
     // The baseline may be named by its registry name or by its row name.
     CHECK(eval::compare_sim_runs(files, "rnn")[0].runtime_vs_baseline == Approx(10.0 / 11.0 - 1.0));

@@ -14,6 +14,7 @@ namespace {
 
 struct RnnFields {
     double hold_horizon = -1.0;
+    double calibrate = -1.0;
 };
 
 std::unique_ptr<Policy> make_rnn(const RnnFields& f, const PolicySettings& settings) {
@@ -34,6 +35,12 @@ std::unique_ptr<Policy> make_rnn(const RnnFields& f, const PolicySettings& setti
         }
         c.hold_horizon = f.hold_horizon;
     }
+    if (f.calibrate != -1.0) { // -1: the file's own
+        if (!data::valid_calibration_keep(f.calibrate)) {
+            throw std::invalid_argument("rnn.calibrate must be -1 (the file's) or in [0, 1]");
+        }
+        c.calibration_keep = f.calibrate;
+    }
     return make_rnn_policy(c);
 }
 
@@ -51,7 +58,10 @@ CELLSHIFT_POLICY_STYLES(rnn) {
         "on the reactive rule (the paper's)",
         {{"hold_horizon", &RnnFields::hold_horizon, -1.0, -1.0, 1e6,
           "cost gate: move only if the forecast says the move pays within this many intervals, "
-          "migration included (0: no gate; -1: the controller file's value)"}},
+          "migration included (0: no gate; -1: the controller file's value)"},
+         {kCalibrateParameter, &RnnFields::calibrate, -1.0, -1.0, 1.0,
+          "memory per event of the per-slice estimates' calibration against the measured rank "
+          "times (0: the last interval's ratio alone; 1: off; -1: the controller file's value)"}},
         Reads::rank_times, make_rnn));
 
     std::vector<Field<RnnZeroFields>> zero = reactive_fields<RnnZeroFields>();

@@ -51,6 +51,11 @@ struct Field {
 
 struct NoFields {};
 
+// The per-slice estimates' calibration against measured rank times
+// (rank_time_calibration.hpp): a parameter of every style that reads them, off by
+// default, and of `rnn`, whose controller file names its own value.
+inline constexpr const char* kCalibrateParameter = "calibrate";
+
 template <class Fields>
 PolicyStyle
 define_style(std::string name, std::string summary, std::vector<Field<Fields>> fields, Reads reads,
@@ -62,14 +67,24 @@ define_style(std::string name, std::string summary, std::vector<Field<Fields>> f
         style.parameters.push_back({f.name, f.default_value, f.min_value, f.max_value, f.meaning});
     style.needs_slice_workload = reads == Reads::slice_workload;
     style.clairvoyant = reads == Reads::next_workload;
-    style.create = [fields = std::move(fields), create = std::move(create)](
-                       const Parameters& values, const PolicySettings& settings) {
+    // Every style that reads per-slice estimates may calibrate them against the
+    // measured rank times first (rank_time_calibration.hpp); off unless asked.
+    if (style.needs_slice_workload)
+        style.parameters.push_back(
+            {kCalibrateParameter, 1.0, 0.0, 1.0,
+             "memory per event of the per-slice estimates' calibration against the measured "
+             "rank times (0: the last interval's ratio alone; 1: off)"});
+    style.create = [fields = std::move(fields), create = std::move(create),
+                    reads](const Parameters& values, const PolicySettings& settings) {
         Fields typed{};
         if constexpr (!std::is_empty_v<Fields>) { // no fields to fill (and none to index)
             for (const Field<Fields>& f : fields)
                 typed.*f.member = values[f.name];
         }
-        return create(typed, settings);
+        std::unique_ptr<Policy> policy = create(typed, settings);
+        if (reads == Reads::slice_workload)
+            policy->set_calibration(values[kCalibrateParameter]);
+        return policy;
     };
     return style;
 }

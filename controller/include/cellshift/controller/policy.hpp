@@ -4,6 +4,7 @@
 // Policies are created by name from the registry (registry.hpp).
 
 #include "cellshift/controller/layout.hpp"
+#include "cellshift/controller/rank_time_calibration.hpp"
 
 #include <cstdint>
 #include <map>
@@ -55,6 +56,10 @@ public:
     // does not declare it (an rnn whose file has the 16 forecast features): callers
     // that gather workload only on demand ask the style's flag or this.
     virtual bool reads_slice_workload() const { return false; }
+    // Calibrates the per-slice estimates against the measured rank times before the
+    // policy sees them (rank_time_calibration.hpp), with this memory per event; 1 (the
+    // default) leaves them as they are. Set before reset().
+    void set_calibration(double keep) { calibration_ = RankTimeCalibration(keep); }
 
     // The policy's full state, and its restoration after reset() with the same
     // layout; restore_state throws std::invalid_argument for a state that does not
@@ -80,6 +85,7 @@ protected:
 private:
     Layout layout_;
     Boundaries boundaries_;
+    RankTimeCalibration calibration_;
 };
 
 } // namespace cellshift::controller

@@ -58,6 +58,10 @@ struct Controller {
     // made only if the forecast says it pays within this many intervals, migration
     // included; 0 (the default, and every file without the attribute): no gate.
     double hold_horizon = 0.0;
+    // The per-slice estimates' calibration against the measured rank times
+    // (controller/rank_time_calibration.hpp): its memory per event, in [0, 1]; 1 (the
+    // default, and every file without the attribute): off.
+    double calibration_keep = 1.0;
 
     Matrix weight_ih;              // [3H, F]
     Matrix weight_hh;              // [3H, H]
@@ -90,6 +94,12 @@ struct Controller {
 // and the trainer: 0 (no gate) or in [1, 1e6] intervals.
 inline bool valid_hold_horizon(double h) {
     return h == 0.0 || (h >= 1.0 && h <= 1e6);
+}
+
+// The calibration's memory, one rule for the file, the rnn style's override and the
+// trainer: in [0, 1] (1: off).
+inline bool valid_calibration_keep(double keep) {
+    return keep >= 0.0 && keep <= 1.0;
 }
 
 // Checks shapes, finiteness and ranges; throws Error naming `where`.
