@@ -10,6 +10,8 @@
 # may carry parameters: NAME:PARAM=V[,PARAM=V] (e.g. holt:calibrate=0.9).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=SCRIPTDIR/lib/policy_token.sh
+source "$root/scripts/lib/policy_token.sh"
 build="$root/build"
 ranks=8
 steps=4000
@@ -52,14 +54,9 @@ run() { # name, extra options...
 }
 records=()
 for policy in $policies; do
-    style=${policy%%:*}
     name=${policy//[:,]/_} # holt:calibrate=0.9 -> holt_calibrate=0.9
-    params=()
-    if [[ $policy == *:* ]]; then
-        IFS=, read -ra settings <<< "${policy#*:}"
-        for setting in "${settings[@]}"; do params+=(--param "$style.$setting"); done
-    fi
-    run "$name" --policy "$style" "${params[@]}"
+    policy_token_args "$policy"
+    run "$name" "${POLICY_ARGS[@]}"
     records+=("$out/$name.h5")
 done
 # The same size on the measured clock: the policy sees steady-clock times.

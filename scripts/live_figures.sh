@@ -11,6 +11,8 @@
 # e.g. scripts/live_figures.sh rnn holt holt:calibrate=0.9   (8 ranks: ~4 min a policy)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=SCRIPTDIR/lib/policy_token.sh
+source "$root/scripts/lib/policy_token.sh"
 build="$root/build"
 ranks=8
 steps=4000
@@ -51,14 +53,11 @@ done < <(grep -v '^#' "$root/data/configs/tissues.txt" | grep -v '^ *$')
 
 # Model-clock runtime of one run: policy token, tissue options.
 runtime() {
-    local token=$1 options=$2 style=${1%%:*} params=() settings=()
-    if [[ $token == *:* ]]; then
-        IFS=, read -ra settings <<< "${token#*:}"
-        for setting in "${settings[@]}"; do params+=(--param "$style.$setting"); done
-    fi
+    local options=$2
+    policy_token_args "$1"
     read -ra opts <<< "$options"
     mpirun --quiet -n "$ranks" "$sim" run -q --steps "$steps" --report-every "$steps" \
-        "${common[@]}" "${opts[@]}" --controller "$controller" --policy "$style" "${params[@]}" \
+        "${common[@]}" "${opts[@]}" --controller "$controller" "${POLICY_ARGS[@]}" \
         > "$work/run.log"
     awk '/runtime, model clock/ {print $4}' "$work/run.log"
 }

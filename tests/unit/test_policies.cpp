@@ -285,7 +285,7 @@ TEST_CASE("cost gate: part of a move, and the aim that pays", "[controller][rnn]
 // (the zero head's own move) and the fast split. Returns how many events the judge
 // was the fast forecast and how many the stretch changed the gate's choice.
 struct GateReplay {
-    int fast_judged = 0, stretch_mattered = 0, events = 0;
+    int fast_judged = 0, stretch_mattered = 0;
     std::int64_t migrated = 0;
 };
 
@@ -340,7 +340,6 @@ GateReplay replay_gate(double mu, const Workload& workload) {
         r.fast_judged += fast_error < slow_error ? 1 : 0;
         r.stretch_mattered += gate_move(judge, before, aims, l, 4.0, cost) != after ? 1 : 0;
         r.migrated += migrated_slices(before, after);
-        ++r.events;
     }
     return r;
 }
