@@ -26,6 +26,8 @@
 #                              [--events N] [--mu LIST] [--controller FILE] [--tables-only]
 #                              [--keep-sweeps] (reuse OUT/sweeps of an earlier run)
 #                              [--external-only] (only the bar-3 cells, then the tables)
+#                              [--traces-only] (only the trace cells of bars 2 and 3, then
+#                              the tables; the generator cells and sweeps are reused)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build"
@@ -47,7 +49,8 @@ while [[ $# -gt 0 ]]; do
         --tables-only) tables_only=1; shift ;;
         --keep-sweeps) keep_sweeps=1; shift ;;
         --external-only) external_only=1; keep_sweeps=1; shift ;;
-        -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --traces-only) traces_only=1; keep_sweeps=1; shift ;;
+        -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "controller_bars.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -115,6 +118,7 @@ for mu in $mus; do
     done
     [[ -n ${external_only:-} ]] && continue
     for family in $families; do
+        [[ -n ${traces_only:-} ]] && break
         run_cell "$mu" "$family" scenarios --family "$family" --count "$count" \
             --events "$events" --ranks 2,4,8,16,32,64
         echo "[bars] mu $mu, family $family ($((SECONDS - start)) s)"
@@ -125,7 +129,7 @@ for mu in $mus; do
         echo "[bars] mu $mu, $name ($((SECONDS - start)) s)"
     done
 done
-if [[ -z ${external_only:-} ]]; then
+if [[ -z ${external_only:-}${traces_only:-} ]]; then
     for n in 100 400; do
         "$E" scenarios -q --family broad --count 16 --events "$n" --ranks 8,16,32,64 \
             --policies holt,rnn --controller "$controller" --out "$out/stability/e$n" > /dev/null

@@ -30,6 +30,11 @@ void validate(const Trace& t, const std::string& where) {
         checks::vector_size(where, "initial_load", t.initial_load->size(), t.slices());
         checks::finite(where, "initial_load", *t.initial_load, /*nonnegative=*/true);
     }
+    if (t.estimate) {
+        checks::matrix_shape(where, "estimate", t.estimate->rows, t.estimate->cols, t.events(),
+                             t.slices());
+        checks::finite(where, "estimate", *t.estimate, /*nonnegative=*/true);
+    }
     if (t.slice_width && !(std::isfinite(*t.slice_width) && *t.slice_width > 0.0)) {
         fail(where, "slice_width must be finite and > 0");
     }
@@ -47,6 +52,9 @@ static Trace read_trace_hdf5_in_process(const std::string& path) {
     }
     if (in.has_object("initial_load")) {
         t.initial_load = in.vector("initial_load");
+    }
+    if (in.has_object("estimate")) {
+        t.estimate = in.matrix("estimate");
     }
     if (in.has_attribute("/", "source")) {
         t.source = in.string_attribute("/", "source");
@@ -85,6 +93,9 @@ void write_trace(const std::string& path, const Trace& t) {
         }
         if (t.initial_load) {
             out.vector("initial_load", *t.initial_load);
+        }
+        if (t.estimate) {
+            out.matrix("estimate", *t.estimate);
         }
     });
 }

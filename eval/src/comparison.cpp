@@ -52,6 +52,7 @@ WorkloadHistory scenario_history(const scenarios::Scenario& sc) {
     h.workload = &sc.workload;
     h.growth_events = &sc.growth_events;
     h.cycle_phase = &sc.cycle_phase;
+    h.estimate = sc.estimate.rows > 0 ? &sc.estimate : nullptr;
     h.jitter = [&sc](std::int64_t t, std::int64_t k, std::uint64_t stream) {
         return scenarios::jitter_factor(sc, t, k, stream);
     };
@@ -135,6 +136,7 @@ ComparisonResult compare_on_trace(const std::vector<PolicySpec>& policies, const
         h.growth_events = trace.growth_events ? &*trace.growth_events : nullptr;
         h.cycle_phase = trace.cycle_phase ? &*trace.cycle_phase : nullptr;
         h.initial_load = trace.initial_load ? &*trace.initial_load : nullptr;
+        h.estimate = trace.estimate ? &*trace.estimate : nullptr;
         if (jitter > 0.0) {
             h.jitter = [jitter](std::int64_t t, std::int64_t k, std::uint64_t stream) {
                 double z =

@@ -29,6 +29,9 @@ std::string describe_trace(const data::Trace& t) {
     if (t.cycle_phase) {
         out << ", cycle phase";
     }
+    if (t.estimate) {
+        out << ", the per-slice estimate a policy observes";
+    }
     if (!t.source.empty()) {
         out << ", source: " << t.source;
     }

@@ -24,6 +24,9 @@ Rollout run_rollout(controller::Policy& policy, const std::string& policy_name,
         throw std::invalid_argument("workload has " + std::to_string(w.cols) +
                                     " slices, layout says S = " + std::to_string(layout.slices));
     }
+    if (h.estimate != nullptr && (h.estimate->rows != w.rows || h.estimate->cols != w.cols)) {
+        throw std::invalid_argument("the per-slice estimate's shape differs from the workload's");
+    }
     if (w.rows < 2) {
         throw std::invalid_argument("a rollout needs at least 2 workload rows (got " +
                                     std::to_string(w.rows) + ")");
@@ -49,6 +52,9 @@ Rollout run_rollout(controller::Policy& policy, const std::string& policy_name,
         std::vector<double> seen = row_of(w, t - 1);
         controller::Observation o;
         o.rank_times = controller::rank_sums(seen, b);
+        if (h.estimate != nullptr) {
+            seen = row_of(*h.estimate, t - 1);
+        }
         if (h.jitter) {
             for (std::size_t p = 0; p < ranks; ++p) {
                 o.rank_times[p] *= h.jitter(t - 1, static_cast<std::int64_t>(p), 0);

@@ -360,14 +360,19 @@ Scenario scenario_from_trace(const data::Trace& trace, std::int64_t start, std::
     sc.workload = data::Matrix(out_rows, static_cast<std::size_t>(slices));
     sc.growth_events = data::Matrix(out_rows, static_cast<std::size_t>(slices));
     sc.cycle_phase.assign(out_rows, 0.0);
+    if (trace.estimate)
+        sc.estimate = data::Matrix(out_rows, static_cast<std::size_t>(slices));
     for (std::size_t r = 0; r < out_rows; ++r) {
         const auto from = static_cast<std::size_t>(start) + r;
         for (std::int64_t s = 0; s < fine; ++s) {
             const auto to = static_cast<std::size_t>(std::min(s / coarsen, slices - 1));
-            sc.workload(r, to) += trace.workload(from, static_cast<std::size_t>(s));
+            const auto fine_slice = static_cast<std::size_t>(s);
+            sc.workload(r, to) += trace.workload(from, fine_slice);
             if (trace.growth_events) {
-                sc.growth_events(r, to) +=
-                    (*trace.growth_events)(from, static_cast<std::size_t>(s));
+                sc.growth_events(r, to) += (*trace.growth_events)(from, fine_slice);
+            }
+            if (trace.estimate) {
+                sc.estimate(r, to) += (*trace.estimate)(from, fine_slice);
             }
         }
         if (trace.cycle_phase) {
@@ -382,6 +387,9 @@ data::Trace to_trace(const Scenario& sc, const std::string& family) {
     t.workload = sc.workload;
     t.growth_events = sc.growth_events;
     t.cycle_phase = sc.cycle_phase;
+    if (sc.estimate.rows > 0) {
+        t.estimate = sc.estimate;
+    }
     t.source = "cellshift scenario generator, family " + family + ", seed " +
                std::to_string(sc.seed) + ", P = " + std::to_string(sc.layout.ranks) +
                ", w_min = " + std::to_string(sc.layout.w_min) +

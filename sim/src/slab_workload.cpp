@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace cellshift::sim {
 
@@ -61,27 +62,44 @@ std::vector<double> cell_workload_per_slab(const Tissue& t, const SemParams& p,
 
 std::vector<double> interaction_estimate_per_slab(const Tissue& t, const SemParams& p,
                                                   std::int64_t slabs) {
-    return interaction_estimate_per_slab(t.elements, {}, p, slabs);
+    return interaction_estimate_per_slab(element_count_per_bin(t.elements, p), p, slabs);
 }
 
-std::vector<double> interaction_estimate_per_slab(const Elements& e,
-                                                  const std::vector<std::uint8_t>& counted,
+std::vector<double> element_count_per_bin(const Elements& e, const SemParams& p) {
+    const BinGrid grid(p.Lx, p.Ly, p.Lz, p.effective_bin_edge());
+    std::vector<double> count(static_cast<std::size_t>(grid.count()), 0.0);
+    for (std::size_t i = 0; i < e.size(); ++i)
+        count[static_cast<std::size_t>(grid.bin_of(e.x[i], e.y[i], e.z[i]))] += 1.0;
+    return count;
+}
+
+std::vector<double> interaction_estimate_per_slab(const std::vector<double>& count,
                                                   const SemParams& p, std::int64_t slabs) {
     require_slabs(slabs);
-    const SortedTissue sorted(e, p);
-    const BinGrid& grid = sorted.grid;
-    const BinSort& sort = sorted.sort;
-    std::vector<double> per_bin(static_cast<std::size_t>(grid.count()), 0.0);
-    for (int b = 0; b < grid.count(); ++b) {
-        if (sort.count(b) > 0)
-            per_bin[static_cast<std::size_t>(b)] = static_cast<double>(sort.neighbourhood(grid, b));
-    }
+    const BinGrid g(p.Lx, p.Ly, p.Lz, p.effective_bin_edge());
+    if (count.size() != static_cast<std::size_t>(g.count()))
+        throw std::invalid_argument("per-bin counts for " + std::to_string(count.size()) +
+                                    " bins, the grid has " + std::to_string(g.count()));
+    const auto at = [&](int X, int Y, int Z) {
+        return count[static_cast<std::size_t>(g.index(X, Y, Z))];
+    };
     std::vector<double> w(static_cast<std::size_t>(slabs), 0.0);
-    for (std::size_t i = 0; i < e.size(); ++i) {
-        if (!counted.empty() && counted[i] == 0)
-            continue;
-        w[static_cast<std::size_t>(slab_of(e.x[i], p.Lx, slabs))] +=
-            per_bin[static_cast<std::size_t>(sort.bin[i])];
+    for (int bx = 0; bx < g.nx; ++bx) {
+        const auto slab =
+            static_cast<std::size_t>(slab_of((static_cast<double>(bx) + 0.5) * g.ex, p.Lx, slabs));
+        for (int by = 0; by < g.ny; ++by) {
+            for (int bz = 0; bz < g.nz; ++bz) {
+                const double own = at(bx, by, bz);
+                if (own == 0.0)
+                    continue;
+                double neighbourhood = 0.0;
+                for (int X = std::max(bx - 1, 0); X <= std::min(bx + 1, g.nx - 1); ++X)
+                    for (int Y = std::max(by - 1, 0); Y <= std::min(by + 1, g.ny - 1); ++Y)
+                        for (int Z = std::max(bz - 1, 0); Z <= std::min(bz + 1, g.nz - 1); ++Z)
+                            neighbourhood += at(X, Y, Z);
+                w[slab] += own * neighbourhood;
+            }
+        }
     }
     return w;
 }

@@ -88,19 +88,21 @@ ScenarioBatch make_batch(const std::vector<scenarios::Scenario>& list) {
     b.ranks = list.front().layout.ranks;
     b.slices = list.front().layout.slices;
     b.w_min = list.front().layout.w_min;
-    std::vector<torch::Tensor> w, g, ph, j, sj;
+    std::vector<torch::Tensor> w, seen, g, ph, j, sj;
     for (const auto& sc : list) {
         if (sc.layout.ranks != b.ranks || sc.layout.slices != b.slices ||
             sc.layout.w_min != b.w_min) {
             throw std::invalid_argument("make_batch: scenarios must share P, S and w_min");
         }
         w.push_back(from_rows(sc.workload));
+        seen.push_back(sc.estimate.rows > 0 ? from_rows(sc.estimate) : w.back());
         g.push_back(from_rows(sc.growth_events));
         ph.push_back(torch::tensor(sc.cycle_phase, kDouble));
         j.push_back(jitter_table(sc, b.ranks, 0));   // rank times
         sj.push_back(jitter_table(sc, b.slices, 1)); // per-slice workload
     }
     b.workload = torch::stack(w);
+    b.seen = torch::stack(seen);
     b.growth_events = torch::stack(g);
     b.cycle_phase = torch::stack(ph);
     b.jitter = torch::stack(j);
@@ -297,7 +299,7 @@ SoftLoopResult run_soft_loop(ResidualGru& model, const ScenarioBatch& batch,
     std::vector<controller::HoltForecaster> forecasters(
         static_cast<std::size_t>(nb),
         controller::HoltForecaster(model->base.level_alpha, model->base.trend_beta));
-    torch::Tensor seen_slices = batch.workload * batch.slice_jitter;
+    torch::Tensor seen_slices = batch.seen * batch.slice_jitter;
 
     SoftLoopResult out;
     torch::Tensor loss = torch::zeros({}, kDouble);

@@ -2,27 +2,35 @@
 # A trace recorded by the simulator (--trace-out) replays to the live run: for
 # each policy, `cellshift-eval trace` on the recorded trace chooses the same
 # boundaries as the live 2-rank run and gives the same rank times up to the
-# ghost term (which the trace leaves with the ranks). Traces recorded under two
-# policies are the same workload (to rounding). Prints the largest relative
-# rank-time difference. Usage: sim_trace_replay.sh MPIRUN SIM EVAL OUT_DIR
+# ghost term (which the trace leaves with the ranks). That includes holt, which
+# decides on the per-slab estimate: the model-clock trace carries the estimate
+# the live policy saw, and the replay shows it that. Traces recorded under
+# three policies are the same workload and estimate (to rounding). Prints the
+# largest relative rank-time difference.
+# Usage: sim_trace_replay.sh MPIRUN SIM EVAL OUT_DIR
 set -euo pipefail
 mpirun=$1; sim=$2; eval_tool=$3; out=$4
 rm -rf "$out"; mkdir -p "$out"
 common=(-q --backend cpu-binned --Lx 48 --Ly 8 --Lz 10 --cycle-time 4 --patch-fraction 0.6
         --w-min 3 --rebalance-every 40 --steps 800 --report-every 800 --growth-gradient 0.8)
-for policy in static reactive; do
+policies=(static reactive holt)
+for policy in "${policies[@]}"; do
     "$mpirun" --quiet -n 2 "$sim" run "${common[@]}" --policy "$policy" \
         --run-record "$out/live_$policy.h5" --trace-out "$out/trace_$policy.h5" > "$out/$policy.log"
 done
-h5diff -p 1e-12 "$out/trace_static.h5" "$out/trace_reactive.h5" /workload /workload \
-    || { echo "traces under static and reactive differ"; exit 1; }
-"$eval_tool" trace "$out/trace_static.h5" -q --ranks 2 --w-min 3 --policies static,reactive \
+for policy in reactive holt; do
+    for dataset in /workload /estimate; do
+        h5diff -p 1e-12 "$out/trace_static.h5" "$out/trace_$policy.h5" $dataset $dataset \
+            || { echo "$dataset of the traces under static and $policy differs"; exit 1; }
+    done
+done
+"$eval_tool" trace "$out/trace_static.h5" -q --ranks 2 --w-min 3 --policies static,reactive,holt \
     --records --out "$out/replay" > "$out/replay.log"
 /usr/bin/python3 - "$out" <<'PY'
 import sys, h5py, numpy as np
 out = sys.argv[1]
 worst = 0.0
-for policy in ("static", "reactive"):
+for policy in ("static", "reactive", "holt"):
     live = h5py.File(f"{out}/live_{policy}.h5", "r")
     replay = h5py.File(f"{out}/replay/runs/trace_P2_{policy}.h5", "r")
     # Live event e (0-based) reports interval e; replay row r is interval r + 1.

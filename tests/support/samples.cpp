@@ -69,6 +69,10 @@ data::Trace sample_trace(std::size_t events, std::size_t slices, bool optional) 
         for (std::size_t s = 0; s < slices; ++s) {
             (*t.initial_load)[s] = 1.0 + 0.5 * static_cast<double>(s % 3);
         }
+        t.estimate = data::Matrix(events, slices);
+        for (double& v : t.estimate->values) {
+            v = 40.0 * uniform(rng);
+        }
     }
     return t;
 }
@@ -116,9 +120,8 @@ bool same(const data::Controller& a, const data::Controller& b) {
            a.forecast_trend_beta == b.forecast_trend_beta &&
            a.fast_level_alpha == b.fast_level_alpha && a.fast_trend_beta == b.fast_trend_beta &&
            a.hold_horizon == b.hold_horizon && a.calibration_keep == b.calibration_keep &&
-           a.weight_ih == b.weight_ih &&
-           a.weight_hh == b.weight_hh && a.bias_ih == b.bias_ih && a.bias_hh == b.bias_hh &&
-           a.head_weight == b.head_weight && a.head_bias == b.head_bias &&
+           a.weight_ih == b.weight_ih && a.weight_hh == b.weight_hh && a.bias_ih == b.bias_ih &&
+           a.bias_hh == b.bias_hh && a.head_weight == b.head_weight && a.head_bias == b.head_bias &&
            a.head_input_weight == b.head_input_weight && a.training.seed == b.training.seed &&
            a.training.steps == b.training.steps && a.training.lambda == b.training.lambda &&
            a.training.commit == b.training.commit && a.training.config == b.training.config &&
@@ -128,7 +131,8 @@ bool same(const data::Controller& a, const data::Controller& b) {
 bool same(const data::Trace& a, const data::Trace& b) {
     return a.workload == b.workload && a.growth_events == b.growth_events &&
            a.cycle_phase == b.cycle_phase && a.source == b.source &&
-           a.slice_width == b.slice_width && a.initial_load == b.initial_load;
+           a.slice_width == b.slice_width && a.initial_load == b.initial_load &&
+           a.estimate == b.estimate;
 }
 
 bool same(const data::RunRecord& a, const data::RunRecord& b) {

@@ -20,8 +20,13 @@ TEST_CASE("inspect summarises each format", "[eval][inspect]") {
     data::Trace t;
     t.workload = data::Matrix(2, 3, 1.5); // 4.5 per event
     data::write_trace(dir.file("t.h5"), t);
+    CHECK_THAT(eval::describe_file(dir.file("t.h5")), Catch::Contains("2 events x 3 slices") &&
+                                                          Catch::Contains("mean workload 4.5") &&
+                                                          !Catch::Contains("estimate"));
+    t.estimate = data::Matrix(2, 3, 7.0);
+    data::write_trace(dir.file("t.h5"), t);
     CHECK_THAT(eval::describe_file(dir.file("t.h5")),
-               Catch::Contains("2 events x 3 slices") && Catch::Contains("mean workload 4.5"));
+               Catch::Contains("the per-slice estimate a policy observes"));
 
     test::write_file(dir.file("t.csv"), "1,2\n3,4\n");
     CHECK_THAT(eval::describe_file(dir.file("t.csv")),

@@ -116,3 +116,42 @@ TEST_CASE("a negative or NaN migration cost is refused") {
     CHECK_THROWS_WITH(eval::validate(eval::MigrationCost{0.0, std::nan("")}),
                       Catch::Contains("--rebalance-cost"));
 }
+
+TEST_CASE(
+    "with an estimate the policy sees it per slice; rank times and runtime use the workload") {
+    // A live run shows the policy an interaction estimate per slice and rank times
+    // of the real cost; a trace that carries both must replay exactly that.
+    const data::Matrix w = rows({{1, 2, 3, 4}, {4, 3, 2, 1}, {2, 2, 5, 1}});
+    const data::Matrix estimate = rows({{10, 0, 0, 7}, {0, 30, 1, 1}, {9, 9, 9, 9}});
+    eval::WorkloadHistory h;
+    h.workload = &w;
+    h.estimate = &estimate;
+    const controller::Layout layout{4, 2, 1};
+
+    class Recorder : public controller::Policy {
+    public:
+        std::vector<controller::Observation> seen;
+
+    protected:
+        controller::Boundaries next(const controller::Observation& o) override {
+            seen.push_back(o);
+            return boundaries();
+        }
+    } recorder;
+    const eval::Rollout r = eval::run_rollout(recorder, "recorder", layout, h, false, {0.2, 0.0});
+    REQUIRE(recorder.seen.size() == 2);
+    const controller::Boundaries b0 = controller::split_equal_load({1, 2, 3, 4}, layout);
+    for (std::size_t t = 0; t < 2; ++t) {
+        const double* e = estimate.row(t);
+        CHECK(recorder.seen[t].slice_workload == std::vector<double>(e, e + 4));
+        const double* c = w.row(t);
+        CHECK(recorder.seen[t].rank_times == controller::rank_sums({c, c + 4}, b0));
+    }
+    CHECK(r.summary.runtime == r.summary.static_runtime); // it held: static's cost, in workload
+
+    const data::Matrix short_estimate = rows({{1, 1, 1, 1}});
+    h.estimate = &short_estimate;
+    auto persistence = controller::make_policy("persistence", {});
+    CHECK_THROWS_WITH(eval::run_rollout(*persistence, "persistence", layout, h, false, {}),
+                      Catch::Contains("estimate's shape"));
+}

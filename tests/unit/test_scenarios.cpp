@@ -243,6 +243,8 @@ TEST_CASE("trace windows: rows from the start, slices merged, everything else ke
     t.growth_events = data::Matrix(6, 5, 0.0);
     (*t.growth_events)(3, 4) = 2.0;
     t.cycle_phase = std::vector<double>{0.0, 0.1, 0.2, 0.3, 0.4, 0.5};
+    t.estimate = data::Matrix(6, 5, 1.0);
+    (*t.estimate)(4, 4) = 7.0;
     // Rows 2..4, pairs of slices merged (the fifth joins the last pair), P = 2.
     auto sc = scenarios::scenario_from_trace(t, 2, 2, 2, 2, 1, 0.03, 77);
     REQUIRE(sc.workload.rows == 3);
@@ -252,6 +254,12 @@ TEST_CASE("trace windows: rows from the start, slices merged, everything else ke
     CHECK(sc.workload(2, 1) == 42 + 43 + 44);
     CHECK(sc.growth_events(1, 1) == 2.0);
     CHECK(sc.cycle_phase == std::vector<double>{0.2, 0.3, 0.4});
+    REQUIRE(sc.estimate.rows == 3);
+    CHECK(sc.estimate(0, 0) == 2.0);
+    CHECK(sc.estimate(2, 1) == 1.0 + 1.0 + 7.0);
+    CHECK(scenarios::to_trace(sc).estimate == sc.estimate);
+    t.estimate.reset();
+    CHECK(scenarios::scenario_from_trace(t, 2, 2, 2, 2, 1, 0.03, 77).estimate.rows == 0);
     CHECK(sc.layout.ranks == 2);
     CHECK(sc.jitter == 0.03);
     // The same arguments give the same jitter; the window must fit the trace.

@@ -76,6 +76,30 @@ TEST_CASE("per-slab interaction estimate counts each element's 3x3x3 neighbourho
     for (std::size_t i = 0; i < e.size(); ++i)
         total += brute_neighbourhood(e, g, e.x[i], e.y[i], e.z[i]);
     CHECK(std::accumulate(w.begin(), w.end(), 0.0) == Approx(total));
+
+    // One slab per bin column: every element on its own slab, element by element.
+    const std::int64_t slabs = g.nx;
+    std::vector<double> expected(static_cast<std::size_t>(slabs), 0.0);
+    for (std::size_t i = 0; i < e.size(); ++i)
+        expected[static_cast<std::size_t>(sim::slab_of(e.x[i], p.Lx, slabs))] +=
+            brute_neighbourhood(e, g, e.x[i], e.y[i], e.z[i]);
+    CHECK(sim::interaction_estimate_per_slab(t, p, slabs) == expected);
+
+    // Split between two owners by x, each counting its own: the sum of their
+    // counts gives the whole tissue's estimate, wherever the split is.
+    for (const double cut : {0.3 * p.Lx, 0.55 * p.Lx}) {
+        sim::Elements left, right;
+        for (std::size_t i = 0; i < e.size(); ++i)
+            (e.x[i] < cut ? left : right)
+                .push_back(e.x[i], e.y[i], e.z[i], e.id[i], e.cell[i], e.adhesive[i] != 0);
+        std::vector<double> count = sim::element_count_per_bin(left, p);
+        const std::vector<double> theirs = sim::element_count_per_bin(right, p);
+        for (std::size_t b = 0; b < count.size(); ++b)
+            count[b] += theirs[b];
+        CHECK(sim::interaction_estimate_per_slab(count, p, slabs) == expected);
+    }
+    CHECK_THROWS_WITH(sim::interaction_estimate_per_slab(std::vector<double>(3, 1.0), p, slabs),
+                      Catch::Contains("per-bin counts for 3 bins"));
 }
 
 TEST_CASE("the initial partition follows the workload and honours w_min") {

@@ -26,6 +26,7 @@ TEST_CASE("trace: HDF5 round trip is exact, with and without optional fields", "
         CHECK(read.slices() == 13);
         CHECK(read.growth_events.has_value() == optional);
         CHECK(read.initial_load.has_value() == optional);
+        CHECK(read.estimate.has_value() == optional);
     }
 }
 
@@ -80,6 +81,16 @@ TEST_CASE("trace: HDF5 rejections", "[data][trace]") {
                          "'initial_load' has shape [6], expected [5]");
         test::replace_with_doubles(path, "initial_load", {5}, -1.0);
         CHECK_DATA_ERROR(data::read_trace(path), path, "initial_load[0] is negative");
+    }
+    SECTION("estimate of the wrong shape, NaN or negative") {
+        test::replace_with_doubles(path, "estimate", {5, 5}, 1.0);
+        CHECK_DATA_ERROR(data::read_trace(path), path,
+                         "'estimate' has shape [5,5], expected [4,5]");
+        test::replace_with_doubles(path, "estimate", {4, 5}, 1.0);
+        test::set_double_element(path, "estimate", 6, std::nan(""));
+        CHECK_DATA_ERROR(data::read_trace(path), path, "estimate[1,1] is NaN");
+        test::set_double_element(path, "estimate", 6, -3.0);
+        CHECK_DATA_ERROR(data::read_trace(path), path, "estimate[1,1] is negative");
     }
     SECTION("truncated file") {
         data::write_trace(path, test::sample_trace(200, 300));

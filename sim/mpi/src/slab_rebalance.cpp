@@ -83,28 +83,34 @@ void SlabSimulation::rebalance() {
     MPI_Reduce(growth_events_.data(), growth.data(), static_cast<int>(S), MPI_DOUBLE, MPI_SUM, 0,
                comm_);
     std::vector<double> workload;
-    const bool trace_estimate = recording_trace_ && balance_.clock != Clock::model;
-    if (style.needs_slice_workload || policy_->reads_slice_workload() || trace_estimate) {
-        // The interval's last step: each rank counts its own elements, with
-        // its ghosts as partners.
-        const std::vector<double> mine =
-            interaction_estimate_per_slab(view_.elements, view_.active, params_, balance_.slabs);
-        workload.assign(S, 0.0);
-        MPI_Reduce(mine.data(), workload.data(), static_cast<int>(S), MPI_DOUBLE, MPI_SUM, 0,
+    if (style.needs_slice_workload || policy_->reads_slice_workload() || recording_trace_) {
+        // The interval's last step: the whole tissue's elements per bin on rank 0
+        // (each rank counts its own), so the estimate does not depend on where the
+        // boundaries are.
+        const std::vector<double> mine = element_count_per_bin(tissue_.elements, params_);
+        std::vector<double> all(rank_ == 0 ? mine.size() : 0);
+        MPI_Reduce(mine.data(), all.data(), static_cast<int>(mine.size()), MPI_DOUBLE, MPI_SUM, 0,
                    comm_);
+        if (rank_ == 0)
+            workload = interaction_estimate_per_slab(all, params_, balance_.slabs);
     }
 
     const double cycle = params_.cycle_time;
     const double phase = 6.283185307179586 * std::fmod(tissue_.time, cycle) / cycle;
     if (recording_trace_) {
+        // Model clock: the slabs' cost, with the estimate the policy saw beside it;
+        // measured clock: the estimate is the row.
         std::vector<double> row = workload;
-        if (!trace_estimate) {
+        const bool model = balance_.clock == Clock::model;
+        if (model) {
             row.assign(S, 0.0);
             MPI_Reduce(slab_cost_.data(), row.data(), static_cast<int>(S), MPI_DOUBLE, MPI_SUM, 0,
                        comm_);
             std::fill(slab_cost_.begin(), slab_cost_.end(), 0.0);
         }
         if (rank_ == 0) {
+            if (model)
+                trace_estimate_.push_back(workload);
             trace_workload_.push_back(std::move(row));
             trace_growth_.push_back(growth);
             trace_phase_.push_back(phase);

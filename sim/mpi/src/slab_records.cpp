@@ -52,6 +52,12 @@ data::Trace SlabSimulation::trace(const std::string& source) const {
         std::copy(trace_growth_[e].begin(), trace_growth_[e].end(), growth.row(e));
     }
     t.growth_events = std::move(growth);
+    if (!trace_estimate_.empty()) {
+        data::Matrix estimate(E, S);
+        for (std::size_t e = 0; e < E; ++e)
+            std::copy(trace_estimate_[e].begin(), trace_estimate_[e].end(), estimate.row(e));
+        t.estimate = std::move(estimate);
+    }
     t.cycle_phase = trace_phase_;
     t.initial_load = initial_load_;
     t.slice_width = params_.Lx / static_cast<double>(balance_.slabs);
@@ -61,7 +67,8 @@ data::Trace SlabSimulation::trace(const std::string& source) const {
     text << source << ": domain " << params_.Lx << " x " << params_.Ly << " x " << params_.Lz
          << ", " << balance_.slabs << " slabs, rebalance every " << balance_.rebalance_every
          << " steps, seed " << params_.seed << ", clock " << clock_name(balance_.clock)
-         << (balance_.clock == Clock::model ? " (modelled seconds per slab and interval)"
+         << (balance_.clock == Clock::model ? " (modelled seconds per slab and interval; "
+                                              "the estimate the policy saw beside them)"
                                             : " (per-slab interaction estimate, last step)");
     t.source = text.str();
     return t;

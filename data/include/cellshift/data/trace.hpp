@@ -24,6 +24,11 @@ struct Trace {
     // [S], finite, >= 0: the load that sets the workload-aware initial partition
     // when it is not row 0 (the simulator's initial workload score); optional.
     std::optional<std::vector<double>> initial_load;
+    // [E, S], finite, >= 0: what a live policy observed per slice when `workload` is
+    // a modelled cost it never sees (the simulator's interaction estimate at each
+    // interval's last step). A replay shows the policy this row and charges `workload`;
+    // optional.
+    std::optional<Matrix> estimate;
 
     std::size_t events() const { return workload.rows; }
     std::size_t slices() const { return workload.cols; }

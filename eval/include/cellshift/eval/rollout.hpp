@@ -29,6 +29,9 @@ struct WorkloadHistory {
     const std::vector<double>* cycle_phase = nullptr;  // [E+1] or null
     const std::vector<double>* initial_load = nullptr; // [S]: sets the initial partition
                                                        // instead of row 0, or null
+    // [E+1, S] or null: what the policy observes per slice instead of the workload
+    // (a simulator trace's live estimate); the runtime is charged with the workload.
+    const data::Matrix* estimate = nullptr;
     // Multiplicative noise on observation `index` (rank, or slice for the
     // per-slice estimates: stream 1) at `event`; null for noise-free observations.
     std::function<double(std::int64_t event, std::int64_t index, std::uint64_t stream)> jitter;

@@ -71,6 +71,10 @@ struct Scenario {
     data::Matrix growth_events;      // [E+1, S], division events born in each interval
     std::vector<double> cycle_phase; // [E+1], radians
     double jitter = 0.0;             // sigma of the observed-time jitter
+    // [E+1, S] or empty: what the policy observes per slice instead of `workload`
+    // (a simulator trace's live estimate, Trace::estimate); the runtime is always
+    // charged with `workload`.
+    data::Matrix estimate;
 
     std::int64_t events() const { return static_cast<std::int64_t>(workload.rows) - 1; }
     std::vector<double> row(std::int64_t t) const;

@@ -24,11 +24,16 @@ std::vector<double> cell_workload_per_slab(const Tissue& tissue, const SemParams
 std::vector<double> interaction_estimate_per_slab(const Tissue& tissue, const SemParams& params,
                                                   std::int64_t slabs);
 
-// The same over an explicit element set, counting only elements with
-// counted[i] != 0 as workers while every element counts as a partner (with MPI:
-// a rank's own elements among its ghosts).
-std::vector<double> interaction_estimate_per_slab(const Elements& elements,
-                                                  const std::vector<std::uint8_t>& counted,
+// Elements per bin of the whole domain's grid (BinGrid numbering). With MPI each
+// rank counts its own and the sum over ranks is the whole tissue's count, from
+// which the estimate below is exact whatever the decomposition (a rank's ghosts
+// reach one cutoff, a bin's neighbourhood up to two bin edges).
+std::vector<double> element_count_per_bin(const Elements& elements, const SemParams& params);
+
+// The estimate above from the whole tissue's count per bin: each bin's count
+// times the count of its 3x3x3 neighbourhood, on the slab of the bin's centre
+// (the slab of every element in it when a slab is a whole number of bins).
+std::vector<double> interaction_estimate_per_slab(const std::vector<double>& count_per_bin,
                                                   const SemParams& params, std::int64_t slabs);
 
 // Partners within the cutoff of every element with counted[i] != 0 (0 for the

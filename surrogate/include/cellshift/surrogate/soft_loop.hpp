@@ -33,10 +33,12 @@ namespace cellshift::surrogate {
 
 // Scenarios as tensors (double): workload and growth events [B, E+1, S], cycle
 // phase [B, E+1], the observation jitter of every rank [B, E+1, P].
-// slice_jitter [B, E+1, S] is the jitter of the observed per-slice workload.
+// slice_jitter [B, E+1, S] is the jitter of the observed per-slice workload, and
+// seen [B, E+1, S] what is observed per slice before it: the scenario's estimate
+// where it has one (Scenario::estimate), else its workload.
 // migration_cost [B] is each scenario's mu (zeros from make_batch).
 struct ScenarioBatch {
-    torch::Tensor workload, growth_events, cycle_phase, jitter, slice_jitter, migration_cost;
+    torch::Tensor workload, seen, growth_events, cycle_phase, jitter, slice_jitter, migration_cost;
     std::int64_t ranks = 0, slices = 0, w_min = 1;
     std::int64_t events() const { return workload.size(1) - 1; }
     std::int64_t batch() const { return workload.size(0); }

@@ -76,6 +76,8 @@ public:
     // within the cutoff and the per-element term, each element on the slab of its
     // cell's centroid); on the measured clock it is the per-slab interaction
     // estimate the forecast policies see. The ghost term stays with the ranks.
+    // A model-clock trace also keeps that estimate (Trace::estimate), so that a
+    // replay shows a policy what it saw live.
     void record_trace();
     // Rank 0: the recorded trace (one row per finished interval, the growth
     // events and cycle phase the policy saw, the initial partition's load).
@@ -121,7 +123,7 @@ private:
     std::vector<std::int64_t> cell_slab_;
     void assign_cell_slabs();
     std::vector<double> initial_load_; // the workload score of the initial partition
-    std::vector<std::vector<double>> trace_workload_, trace_growth_;
+    std::vector<std::vector<double>> trace_workload_, trace_growth_, trace_estimate_;
     std::vector<double> trace_phase_;
     void add_step_cost_per_slab();
 };
