@@ -170,6 +170,7 @@ data::Controller start_controller(const TrainConfig& c) {
                                                             c.seed);
         start.hold_horizon = c.hold_horizon;
         start.calibration_keep = c.calibration_keep;
+        start.refine_split = c.refine_split;
         return start;
     }
     return controller::untrained_controller(c.reactive, static_cast<std::size_t>(c.hidden), c.seed,

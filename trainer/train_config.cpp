@@ -75,6 +75,11 @@ void add_train_options(CLI::App& app, TrainCommandLine& line) {
                    "memory per event of the calibration of per-slice estimates against measured "
                    "rank times, stored in the file (1: off; forecast or blend base, ES only)")
         ->capture_default_str();
+    app.add_option("--refine-split", c.refine_split,
+                   "1: the cost gate's moves are refined to the minimax whole-slice split when "
+                   "that shortens the next interval, stored in the file (0: off; needs "
+                   "--hold-horizon > 0)")
+        ->capture_default_str();
     app.add_option("--lr", c.lr, "Adam learning rate (cosine-annealed)")->capture_default_str();
     app.add_option("--lr-min", c.lr_min, "learning rate at the end of the cosine")
         ->capture_default_str();
@@ -186,6 +191,9 @@ void validate(const TrainConfig& c) {
             "--calibration-keep must be in [0, 1] (1: off)");
     require(c.calibration_keep == 1 || (c.base != "reactive" && c.optimiser == "es"),
             "--calibration-keep needs a forecast or blend base and --optimiser es");
+    require(c.refine_split == 0 || c.refine_split == 1, "--refine-split must be 0 or 1");
+    require(c.refine_split == 0 || c.hold_horizon > 0,
+            "--refine-split refines the cost gate's moves: it needs --hold-horizon > 0");
     require(c.base_level_alpha > 0 && c.base_level_alpha <= 1 && c.base_trend_beta >= 0 &&
                 c.base_trend_beta <= 1,
             "--base-level-alpha must be in (0, 1] and --base-trend-beta in [0, 1]");

@@ -79,4 +79,17 @@ Boundaries gate_move(const std::vector<double>& load, const Boundaries& current,
     return best;
 }
 
+Boundaries refine_move(const std::vector<double>& load, const Boundaries& current,
+                       const Boundaries& chosen, const Layout& layout, const MigrationCost& cost) {
+    if (chosen == current) {
+        return chosen;
+    }
+    Boundaries refined = optimal_partition(load, layout, chosen);
+    if (refined.empty() || interval_runtime(load, current, refined, cost) >=
+                               interval_runtime(load, current, chosen, cost)) {
+        return chosen;
+    }
+    return refined;
+}
+
 } // namespace cellshift::controller

@@ -23,7 +23,8 @@ public:
           forecast_base_(c.base == data::kForecastBase || c.base == data::kBlendBase),
           blend_(c.base == data::kBlendBase),
           forecaster_(c.forecast_level_alpha, c.forecast_trend_beta),
-          fast_forecaster_(c.fast_level_alpha, c.fast_trend_beta), hold_horizon_(c.hold_horizon) {
+          fast_forecaster_(c.fast_level_alpha, c.fast_trend_beta), hold_horizon_(c.hold_horizon),
+          refine_(c.refine_split != 0.0) {
         set_calibration(c.calibration_keep);
     }
 
@@ -179,9 +180,11 @@ private:
                     if (forecast_error_[1] < forecast_error_[0])
                         judge = &fast_forecast;
                 }
+                const MigrationCost cost{o.migration_cost, o.rebalance_cost};
                 result = gate_move(*judge, b, aims, layout(),
-                                   stretched_horizon(hold_horizon_, volatility_),
-                                   MigrationCost{o.migration_cost, o.rebalance_cost});
+                                   stretched_horizon(hold_horizon_, volatility_), cost);
+                if (refine_)
+                    result = refine_move(*judge, b, result, layout(), cost);
             }
         } else {
             std::vector<double> moves(count);
@@ -208,6 +211,7 @@ private:
     HoltForecaster forecaster_;
     HoltForecaster fast_forecaster_;     // the blend base's second forecaster
     double hold_horizon_;                // the cost gate's horizon in intervals (0: no gate)
+    bool refine_;                        // the gate's moves refined to a minimax split
     std::vector<double> forecast_error_; // [2] holt's and the fast forecast's, averaged
     TotalVolatility volatility_;         // of the total workload: the gate's horizon
 };

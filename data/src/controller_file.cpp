@@ -88,6 +88,12 @@ void validate(const Controller& c, const std::string& where) {
     if (!valid_calibration_keep(c.calibration_keep)) {
         fail(where, "calibration_keep must be in [0, 1] (1: off)");
     }
+    if (c.refine_split != 0.0 && c.refine_split != 1.0) {
+        fail(where, "refine_split must be 0 (off) or 1 (on)");
+    }
+    if (c.refine_split != 0.0 && c.hold_horizon == 0.0) {
+        fail(where, "refine_split needs the cost gate (hold_horizon > 0)");
+    }
     if (c.training.steps < 0) {
         fail(where, "training steps must be >= 0");
     }
@@ -117,6 +123,9 @@ static Controller read_controller_in_process(const std::string& path) {
     }
     if (in.has_attribute("/", "calibration_keep")) {
         c.calibration_keep = in.double_attribute("/", "calibration_keep");
+    }
+    if (in.has_attribute("/", "refine_split")) {
+        c.refine_split = in.double_attribute("/", "refine_split");
     }
     c.weight_ih = in.matrix("gru/weight_ih");
     c.weight_hh = in.matrix("gru/weight_hh");
@@ -179,6 +188,9 @@ void write_controller(const std::string& path, const Controller& c) {
         }
         if (c.calibration_keep != 1.0) {
             out.attribute("/", "calibration_keep", c.calibration_keep);
+        }
+        if (c.refine_split != 0.0) {
+            out.attribute("/", "refine_split", c.refine_split);
         }
         out.attribute("/", "gate_order", "r,z,n (PyTorch GRUCell)");
         out.group("gru");

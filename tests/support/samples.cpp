@@ -120,8 +120,9 @@ bool same(const data::Controller& a, const data::Controller& b) {
            a.forecast_trend_beta == b.forecast_trend_beta &&
            a.fast_level_alpha == b.fast_level_alpha && a.fast_trend_beta == b.fast_trend_beta &&
            a.hold_horizon == b.hold_horizon && a.calibration_keep == b.calibration_keep &&
-           a.weight_ih == b.weight_ih && a.weight_hh == b.weight_hh && a.bias_ih == b.bias_ih &&
-           a.bias_hh == b.bias_hh && a.head_weight == b.head_weight && a.head_bias == b.head_bias &&
+           a.refine_split == b.refine_split && a.weight_ih == b.weight_ih &&
+           a.weight_hh == b.weight_hh && a.bias_ih == b.bias_ih && a.bias_hh == b.bias_hh &&
+           a.head_weight == b.head_weight && a.head_bias == b.head_bias &&
            a.head_input_weight == b.head_input_weight && a.training.seed == b.training.seed &&
            a.training.steps == b.training.steps && a.training.lambda == b.training.lambda &&
            a.training.commit == b.training.commit && a.training.config == b.training.config &&

@@ -103,14 +103,23 @@ TEST_CASE("controller: a blend base round-trips with its fast forecaster and thr
     CHECK_THROWS_AS(data::read_controller(path), data::Error);
 }
 
+namespace {
+// A forecast-base controller with the cost gate (horizon 8): what the gate's
+// attributes need.
+data::Controller gated_sample() {
+    data::Controller c = test::sample_controller(8, 18);
+    c.base = data::kForecastBase;
+    c.head_weight = data::Matrix(2, 8, 0.25);
+    c.head_bias = {0.5, -0.5};
+    c.hold_horizon = 8.0;
+    return c;
+}
+} // namespace
+
 TEST_CASE("controller: the cost gate's horizon round-trips and is optional", "[data][controller]") {
     TempDir dir;
     auto path = dir.file("gated.h5");
-    data::Controller written = test::sample_controller(8, 18);
-    written.base = data::kForecastBase;
-    written.head_weight = data::Matrix(2, 8, 0.25);
-    written.head_bias = {0.5, -0.5};
-    written.hold_horizon = 8.0;
+    data::Controller written = gated_sample();
     data::write_controller(path, written);
     data::Controller read = data::read_controller(path);
     CHECK(test::same(written, read));
@@ -129,7 +138,8 @@ TEST_CASE("controller: the cost gate's horizon round-trips and is optional", "[d
                      "hold_horizon needs a forecast or blend base");
 }
 
-TEST_CASE("controller: the calibration's memory round-trips and is optional", "[data][controller]") {
+TEST_CASE("controller: the calibration's memory round-trips and is optional",
+          "[data][controller]") {
     TempDir dir;
     auto path = dir.file("calibrated.h5");
     data::Controller written = test::sample_controller(8, 18);
@@ -147,6 +157,28 @@ TEST_CASE("controller: the calibration's memory round-trips and is optional", "[
         CHECK_DATA_ERROR(data::write_controller(dir.file("bad.h5"), c), dir.file("bad.h5"),
                          "calibration_keep must be in [0, 1] (1: off)");
     }
+}
+
+TEST_CASE("controller: the gate's refinement switch round-trips and is optional",
+          "[data][controller]") {
+    TempDir dir;
+    auto path = dir.file("refined.h5");
+    data::Controller written = gated_sample();
+    written.refine_split = 1.0;
+    data::write_controller(path, written);
+    CHECK(test::same(written, data::read_controller(path)));
+    CHECK(data::read_controller(path).refine_split == 1.0);
+    // A file without the attribute (every file before the refinement) does not refine.
+    test::delete_attribute(path, "/", "refine_split");
+    CHECK(data::read_controller(path).refine_split == 0.0);
+    data::Controller half = written;
+    half.refine_split = 0.5;
+    CHECK_DATA_ERROR(data::write_controller(dir.file("bad.h5"), half), dir.file("bad.h5"),
+                     "refine_split must be 0 (off) or 1 (on)");
+    data::Controller ungated = written;
+    ungated.hold_horizon = 0.0;
+    CHECK_DATA_ERROR(data::write_controller(dir.file("bad.h5"), ungated), dir.file("bad.h5"),
+                     "refine_split needs the cost gate (hold_horizon > 0)");
 }
 
 TEST_CASE("controller: a file without training provenance is accepted", "[data][controller]") {

@@ -279,21 +279,64 @@ TEST_CASE("cost gate: part of a move, and the aim that pays", "[controller][rnn]
     CHECK(gate_move(f, current, {far}, l, 2.0, MigrationCost{0.01, 0.0}) == Boundaries{0, 4, 8});
 }
 
+TEST_CASE("cost gate refinement: the minimax split, if it shortens the next interval",
+          "[controller][rnn]") {
+    // Six slices of load 1 on three ranks, cuts at 1 and 2 (rank 2 holds 4). The gate's
+    // move to cuts 1, 3 leaves a bottleneck of 3; the minimax split 2, 4 (bottleneck 2)
+    // moves slice 1 to rank 0 and slices 2-3 to rank 1. With migration cost M the first
+    // interval lasts max(2 + M, 2 + 3M, 2 + 2M) = 2 + 3M refined, and max(1, 2 + M,
+    // 3 + M) = 3 + M as chosen: refined iff M < 0.5.
+    const Layout l{6, 3, 1};
+    const std::vector<double> load(6, 1.0);
+    const Boundaries current{0, 1, 2, 6}, chosen{0, 1, 3, 6}, minimax{0, 2, 4, 6};
+    CHECK(refine_move(load, current, chosen, l, MigrationCost{0.4, 0.0}) == minimax);
+    CHECK(refine_move(load, current, chosen, l, MigrationCost{0.6, 0.0}) == chosen);
+    // A hold is never refined, however uneven.
+    CHECK(refine_move(load, current, current, l, MigrationCost{0.0, 0.0}) == current);
+
+    // Against brute force: with free migration a move is refined to the lowest
+    // bottleneck over every feasible split (all cuts of 10 slices into 4 parts of >= 1).
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> u(0.1, 3.0);
+    const Layout small{10, 4, 1};
+    for (int trial = 0; trial < 50; ++trial) {
+        std::vector<double> w(10);
+        for (double& x : w)
+            x = u(rng);
+        double best = 1e300;
+        for (std::int64_t a = 1; a < 10; ++a)
+            for (std::int64_t b = a + 1; b < 10; ++b)
+                for (std::int64_t c = b + 1; c < 10; ++c)
+                    best = std::min(best, bottleneck(w, Boundaries{0, a, b, c, 10}));
+        const Boundaries from = uniform_boundaries(small);
+        const Boundaries move = split_equal_load(w, small);
+        const Boundaries r = refine_move(w, from, move, small, MigrationCost{0.0, 0.0});
+        INFO("trial " << trial);
+        validate(small, r);
+        if (move == from) {
+            CHECK(r == from);
+        } else {
+            CHECK(bottleneck(w, r) == Approx(best).epsilon(1e-12));
+        }
+    }
+}
+
 // The gate as wired into a zero-head blend policy, replayed independently: two Holt
 // forecasters and their averaged relative errors choose the judge, the total
 // workload's volatility stretches the horizon, and the candidates aim at holt's split
 // (the zero head's own move) and the fast split. Returns how many events the judge
 // was the fast forecast and how many the stretch changed the gate's choice.
 struct GateReplay {
-    int fast_judged = 0, stretch_mattered = 0;
+    int fast_judged = 0, stretch_mattered = 0, refined = 0;
     std::int64_t migrated = 0;
 };
 
 template <class Workload>
-GateReplay replay_gate(double mu, const Workload& workload) {
+GateReplay replay_gate(double mu, const Workload& workload, bool refine = false) {
     const Layout l{96, 8, 2};
     data::Controller c = untrained_blend_controller(0.6, 0.0, 1.0, 0.3, 24, 5);
     c.hold_horizon = 4.0;
+    c.refine_split = refine ? 1.0 : 0.0;
     auto policy = make_rnn_policy(c);
     policy->reset(l, uniform_boundaries(l));
     HoltForecaster slow(0.6, 0.0), fast(1.0, 0.3);
@@ -336,7 +379,10 @@ GateReplay replay_gate(double mu, const Workload& workload) {
         const Boundaries target = split_equal_load(slow.forecast(), l);
         const std::vector<Boundaries> aims{target, target, split_equal_load(fast.forecast(), l)};
         INFO("mu " << mu << " event " << t << " horizon " << horizon);
-        CHECK(after == gate_move(judge, before, aims, l, horizon, cost));
+        const Boundaries gated = gate_move(judge, before, aims, l, horizon, cost);
+        const Boundaries expected = refine ? refine_move(judge, before, gated, l, cost) : gated;
+        CHECK(after == expected);
+        r.refined += expected != gated ? 1 : 0;
         r.fast_judged += fast_error < slow_error ? 1 : 0;
         r.stretch_mattered += gate_move(judge, before, aims, l, 4.0, cost) != after ? 1 : 0;
         r.migrated += migrated_slices(before, after);
@@ -374,6 +420,17 @@ TEST_CASE("rnn: the gate weighs moves over a longer horizon while the total grow
     const GateReplay volatile_total = replay_gate(2.0, bursty);
     CHECK(volatile_total.migrated > 0);
     CHECK(volatile_total.stretch_mattered == 0);
+}
+
+TEST_CASE("rnn: with refine_split the gate's moves are refined to the minimax split",
+          "[controller][rnn]") {
+    // The same replay with the refinement: the policy is the gate's choice refined, event
+    // by event, and on the drifting bump the refinement changes some of the moves.
+    for (const double mu : {0.05, 0.5}) {
+        const GateReplay r = replay_gate(mu, drifting_bump, /*refine=*/true);
+        INFO("mu " << mu);
+        CHECK(r.refined > 0);
+    }
 }
 
 TEST_CASE("registry: bad names, parameters and observations are one-line errors",

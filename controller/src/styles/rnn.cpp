@@ -15,6 +15,7 @@ namespace {
 struct RnnFields {
     double hold_horizon = -1.0;
     double calibrate = -1.0;
+    double refine = -1.0;
 };
 
 std::unique_ptr<Policy> make_rnn(const RnnFields& f, const PolicySettings& settings) {
@@ -41,6 +42,16 @@ std::unique_ptr<Policy> make_rnn(const RnnFields& f, const PolicySettings& setti
         }
         c.calibration_keep = f.calibrate;
     }
+    if (f.refine != -1.0) { // -1: the file's own
+        if (f.refine != 0.0 && f.refine != 1.0) {
+            throw std::invalid_argument("rnn.refine must be -1 (the file's), 0 (off) or 1 (on)");
+        }
+        if (f.refine == 1.0 && c.hold_horizon == 0.0) {
+            throw std::invalid_argument(
+                "rnn.refine refines the cost gate's moves; this controller has no gate");
+        }
+        c.refine_split = f.refine;
+    }
     return make_rnn_policy(c);
 }
 
@@ -61,7 +72,11 @@ CELLSHIFT_POLICY_STYLES(rnn) {
           "migration included (0: no gate; -1: the controller file's value)"},
          {kCalibrateParameter, &RnnFields::calibrate, -1.0, -1.0, 1.0,
           "memory per event of the per-slice estimates' calibration against the measured rank "
-          "times (0: the last interval's ratio alone; 1: off; -1: the controller file's value)"}},
+          "times (0: the last interval's ratio alone; 1: off; -1: the controller file's value)"},
+         {"refine", &RnnFields::refine, -1.0, -1.0, 1.0,
+          "cost gate: a move it makes is refined to the minimax whole-slice split if that "
+          "shortens the next interval, migration included (1: on; 0: off; -1: the controller "
+          "file's value)"}},
         Reads::rank_times, make_rnn));
 
     std::vector<Field<RnnZeroFields>> zero = reactive_fields<RnnZeroFields>();

@@ -70,6 +70,22 @@ Boundaries gate_move(const std::vector<double>& load, const Boundaries& current,
                      const std::vector<Boundaries>& aims, const Layout& layout, double horizon,
                      const MigrationCost& cost);
 
+// The gate's minimax refinement (opt-in: a controller file's `refine_split`, or
+// `--param rnn.refine=1`). Every split the gate weighs rounds each cut to the nearer
+// slice on its own; the whole-slice split with the lowest bottleneck under `load`
+// (optimal_partition, the oracle's algorithm, among its optima the one nearest to
+// `chosen`) can be up to a slice's load lighter on the heaviest rank. A move the gate
+// has made (`chosen` != `current`; a hold is never refined) is replaced by it if the
+// refined split's first interval, its extra migration included, is shorter:
+//     interval_runtime(load, current, refined, cost) < interval_runtime(load, current, chosen,
+//     cost).
+// Judged over one interval, not the gate's horizon: the gain is a fraction of a slice,
+// which the next event's forecast rounds afresh, so it cannot be banked for longer
+// (over the horizon it paid on paper for moves that did not pay at a GPU's mu;
+// docs/research_log.md, sessions 10 and 12).
+Boundaries refine_move(const std::vector<double>& load, const Boundaries& current,
+                       const Boundaries& chosen, const Layout& layout, const MigrationCost& cost);
+
 // The blend base's gate judges under whichever of its two forecasts has been more
 // accurate lately: each forecast's relative error (holt.hpp) in a moving average that
 // keeps this much of the old value per event (a memory of about ten events).

@@ -62,6 +62,9 @@ struct Controller {
     // (controller/rank_time_calibration.hpp): its memory per event, in [0, 1]; 1 (the
     // default, and every file without the attribute): off.
     double calibration_keep = 1.0;
+    // The gate's minimax refinement (controller/forecast_base.hpp refine_move): 1 on,
+    // 0 (the default, and every file without the attribute) off. Needs the gate.
+    double refine_split = 0.0;
 
     Matrix weight_ih;              // [3H, F]
     Matrix weight_hh;              // [3H, H]
