@@ -85,8 +85,8 @@ Boundaries refine_move(const std::vector<double>& load, const Boundaries& curren
         return chosen;
     }
     Boundaries refined = optimal_partition(load, layout, chosen);
-    if (refined.empty() || interval_runtime(load, current, refined, cost) >=
-                               interval_runtime(load, current, chosen, cost)) {
+    if (interval_runtime(load, current, refined, cost) >=
+        interval_runtime(load, current, chosen, cost)) {
         return chosen;
     }
     return refined;

@@ -243,6 +243,11 @@ TEST_CASE("rnn: the cost gate moves only when the forecast says the move pays wi
     file.hold_horizon = 2.0;
     CHECK(decide_with({}) == held);
     CHECK(decide_with({{"hold_horizon", 0.0}}) == moved);
+    // rnn.refine is a switch, and it refines the gate's moves: none without a gate.
+    CHECK_THROWS_WITH(decide_with({{"refine", 0.5}}),
+                      "rnn.refine must be -1 (the file's), 0 (off) or 1 (on)");
+    CHECK_THROWS_WITH(decide_with({{"hold_horizon", 0.0}, {"refine", 1.0}}),
+                      "rnn.refine refines the cost gate's moves; this controller has no gate");
     for (const double bad : {0.5, -0.5}) // between the file's (-1), no gate (0) and 1
         CHECK_THROWS_WITH(decide_with({{"hold_horizon", bad}}),
                           "rnn.hold_horizon must be -1 (the file's), 0 or in [1, 1e6]");

@@ -76,9 +76,8 @@ Boundaries gate_move(const std::vector<double>& load, const Boundaries& current,
 // (optimal_partition, the oracle's algorithm, among its optima the one nearest to
 // `chosen`) can be up to a slice's load lighter on the heaviest rank. A move the gate
 // has made (`chosen` != `current`; a hold is never refined) is replaced by it if the
-// refined split's first interval, its extra migration included, is shorter:
-//     interval_runtime(load, current, refined, cost) < interval_runtime(load, current, chosen,
-//     cost).
+// refined split's first interval (interval_runtime from `current`), its extra
+// migration included, is shorter than the chosen split's.
 // Judged over one interval, not the gate's horizon: the gain is a fraction of a slice,
 // which the next event's forecast rounds afresh, so it cannot be banked for longer
 // (over the horizon it paid on paper for moves that did not pay at a GPU's mu;
