@@ -18,30 +18,42 @@ std::vector<double> prefix_sums(const std::vector<double>& load) {
 }
 
 // reachable[k][e]: slices [0, e) can be split into k parts of >= w_min slices,
-// each of load <= limit. Part k+1 from a reachable start s may end anywhere in
-// [s + w_min, M(s)], M(s) the last end with load <= limit; the sets are built
-// with a difference array, O(S) per part. Returns no rows when [0, S) cannot be
-// split; otherwise all P+1 rows when `keep_all`, else just the last one (the
+// each of load <= limit, and the rest [e, S) could still take the other P - k
+// parts (at most (P - k) * limit of load and >= (P - k) * w_min slices left: a
+// necessary condition, so the pruning is exact). Part k+1 from a reachable
+// start s may end anywhere in [s + w_min, M(s)], M(s) the last end with load
+// <= limit; the sets are built with a difference array. Near the optimum the
+// pruning leaves a window of about P slices per row, so one check costs about
+// P * (window) rather than P * S. Returns no rows when [0, S) cannot be split;
+// otherwise all P+1 rows when `keep_all`, else just the last one (the
 // bisection only asks whether a split exists).
 std::vector<std::vector<char>> reachable_ends(const std::vector<double>& prefix, const Layout& l,
                                               double limit, bool keep_all) {
     const std::size_t slices = static_cast<std::size_t>(l.slices);
     const std::size_t w = static_cast<std::size_t>(l.w_min);
     const std::size_t parts = static_cast<std::size_t>(l.ranks);
+    const double total = prefix[slices];
+    // The prune compares sums of part loads with a multiple of the limit: leave
+    // room for rounding, so that it never drops an end that can complete.
+    const double slack = 1e-12 * std::max(total, limit);
     std::vector<std::vector<char>> reach(keep_all ? parts + 1 : 2,
                                          std::vector<char>(slices + 1, 0));
     reach[0][0] = 1;
-    std::vector<int> diff(slices + 2);
+    std::size_t first = 0; // the nonzero entries of the current row lie in [first, last]
+    std::size_t last = 0;
+    std::vector<int> diff(slices + 2, 0);
     for (std::size_t step = 0; step < parts; ++step) {
         const std::size_t k = keep_all ? step : 0;
-        if (!keep_all && step > 0) {
-            std::swap(reach[0], reach[1]);
+        std::vector<char>& from = reach[k];
+        std::vector<char>& to = reach[k + 1];
+        if (!keep_all) {
+            std::fill(to.begin(), to.end(), 0); // the row of two steps back
         }
-        std::fill(diff.begin(), diff.end(), 0);
         std::size_t end = 0; // two-pointer: M(s) is nondecreasing in s
-        bool any = false;
-        for (std::size_t s = 0; s + w <= slices; ++s) {
-            if (!reach[k][s]) {
+        std::size_t touched_lo = slices + 1;
+        std::size_t touched_hi = 0;
+        for (std::size_t s = first; s <= last && s + w <= slices; ++s) {
+            if (!from[s]) {
                 continue;
             }
             end = std::max(end, s + w);
@@ -53,22 +65,41 @@ std::vector<std::vector<char>> reachable_ends(const std::vector<double>& prefix,
             }
             diff[s + w] += 1;
             diff[end + 1] -= 1;
-            any = true;
+            touched_lo = std::min(touched_lo, s + w);
+            touched_hi = std::max(touched_hi, end + 1);
+        }
+        if (touched_lo > touched_hi) {
+            return {};
+        }
+        const std::size_t left = parts - step - 1; // parts still to place after this one
+        const double most_left = static_cast<double>(left) * limit + slack;
+        bool any = false;
+        int running = 0;
+        for (std::size_t e = touched_lo; e <= touched_hi; ++e) {
+            running += diff[e];
+            diff[e] = 0;
+            if (e > slices || running <= 0) {
+                continue;
+            }
+            if (e + left * w <= slices && total - prefix[e] <= most_left) {
+                to[e] = 1;
+                first = any ? first : e;
+                last = e;
+                any = true;
+            }
         }
         if (!any) {
             return {};
         }
-        int running = 0;
-        for (std::size_t e = 0; e <= slices; ++e) {
-            running += diff[e];
-            reach[k + 1][e] = running > 0;
+        if (!keep_all) {
+            std::swap(reach[0], reach[1]);
         }
     }
-    if (!reach.back()[slices]) {
+    if (!reach[keep_all ? parts : 0][slices]) {
         return {};
     }
     if (!keep_all) {
-        reach.erase(reach.begin());
+        reach.pop_back();
     }
     return reach;
 }

@@ -78,6 +78,51 @@ TEST_CASE("optimal partition: equals brute force on small cases", "[controller][
     }
 }
 
+namespace {
+
+// The textbook min-max DP, O(P S^2): best[k][e] is the lowest bottleneck of
+// [0, e) in k parts of >= w_min slices. Independent of the bisection and of its
+// pruned reachability check, and fast enough for P and S beyond brute force.
+double dynamic_programming_bottleneck(const std::vector<double>& load, const Layout& l) {
+    const double inf = std::numeric_limits<double>::infinity();
+    const auto S = static_cast<std::size_t>(l.slices);
+    std::vector<std::vector<double>> best(static_cast<std::size_t>(l.ranks) + 1,
+                                          std::vector<double>(S + 1, inf));
+    best[0][0] = 0.0;
+    for (std::size_t k = 1; k < best.size(); ++k) {
+        for (std::size_t e = 1; e <= S; ++e) {
+            for (std::size_t s = 0; s + static_cast<std::size_t>(l.w_min) <= e; ++s) {
+                Boundaries part{static_cast<std::int64_t>(s), static_cast<std::int64_t>(e)};
+                best[k][e] = std::min(best[k][e], std::max(best[k - 1][s], bottleneck(load, part)));
+            }
+        }
+    }
+    return best.back()[S];
+}
+
+} // namespace
+
+TEST_CASE("optimal partition: equals the min-max DP on larger cases", "[controller][oracle]") {
+    // Up to 16 ranks and 80 slices, zero-load runs and spikes included: the
+    // reachability check prunes ends that cannot complete, and must never prune
+    // the optimum away.
+    std::mt19937_64 rng(77);
+    for (int trial = 0; trial < 200; ++trial) {
+        Layout l = random_layout(rng, 16, 3, 32);
+        std::vector<double> load(static_cast<std::size_t>(l.slices));
+        for (double& x : load) {
+            int kind = std::uniform_int_distribution<int>(0, 9)(rng);
+            x = kind < 3   ? 0.0
+                : kind < 4 ? 25.0
+                           : std::uniform_real_distribution<double>(0, 3)(rng);
+        }
+        Boundaries b = optimal_partition(load, l, split_equal_load(load, l));
+        INFO("trial " << trial << ": P " << l.ranks << ", S " << l.slices);
+        check_feasible(b, l);
+        CHECK(bottleneck(load, b) == dynamic_programming_bottleneck(load, l));
+    }
+}
+
 TEST_CASE("optimal partition: beats a greedy fill where greedy fails", "[controller][oracle]") {
     // Greedy "fill each part up to the bottleneck" takes [0,3) and is then stuck:
     // the optimum is [0,2) [2,4) [4,7) with bottleneck 5.
