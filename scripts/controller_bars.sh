@@ -25,6 +25,9 @@
 #   scripts/controller_bars.sh [--build DIR] [--out DIR] [--count N] [--sweep-count N]
 #                              [--events N] [--mu LIST] [--controller FILE] [--tables-only]
 #                              [--keep-sweeps] (reuse OUT/sweeps of an earlier run)
+#                              [--keep-baselines] (reuse the sweeps and the tuned baselines'
+#                              cells of an earlier run of the same size: neither depends on
+#                              the controller; a new controller file needs only its own runs)
 #                              [--external-only] (only the bar-3 cells, then the tables)
 #                              [--traces-only] (only the trace cells of bars 2 and 3, then
 #                              the tables; the generator cells and sweeps are reused)
@@ -48,9 +51,10 @@ while [[ $# -gt 0 ]]; do
         --controller) controller=$2; shift 2 ;;
         --tables-only) tables_only=1; shift ;;
         --keep-sweeps) keep_sweeps=1; shift ;;
+        --keep-baselines) keep_baselines=1; keep_sweeps=1; shift ;;
         --external-only) external_only=1; keep_sweeps=1; shift ;;
         --traces-only) traces_only=1; keep_sweeps=1; shift ;;
-        -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "controller_bars.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -104,6 +108,9 @@ run_cell() { # mu, name, then the eval subcommand's data arguments
     "$E" "$@" -q --policies "$defaults" --controller "$controller" --migration-cost "$mu" \
         --out "$out/mu$mu/$name/defaults" > /dev/null
     for policy in "${!grid[@]}"; do
+        if [[ -n ${keep_baselines:-} ]] && compgen -G "$out/mu$mu/$name/tuned-$policy/*.csv" > /dev/null; then
+            continue # a tuned baseline does not depend on the controller
+        fi
         local params=()
         for kv in $(tuned "$mu" "$policy"); do params+=(--param "$policy.$kv"); done
         "$E" "$@" -q --policies "$policy" "${params[@]}" --migration-cost "$mu" \
