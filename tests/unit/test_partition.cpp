@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <random>
@@ -57,26 +58,21 @@ Layout random_layout(std::mt19937_64& rng, std::int64_t max_ranks, std::int64_t 
     return l;
 }
 
-} // namespace
-
-TEST_CASE("optimal partition: equals brute force on small cases", "[controller][oracle]") {
-    std::mt19937_64 rng(31);
-    for (int trial = 0; trial < 1500; ++trial) {
-        Layout l = random_layout(rng, 4, 3, 8);
-        std::vector<double> load(static_cast<std::size_t>(l.slices));
-        for (double& x : load) {
-            int kind = std::uniform_int_distribution<int>(0, 9)(rng);
-            x = kind < 3   ? 0.0
-                : kind < 5 ? 10.0
-                           : std::uniform_real_distribution<double>(0, 3)(rng);
-        }
-        Boundaries prefer = split_equal_load(load, l);
-        Boundaries b = optimal_partition(load, l, prefer);
-        INFO("trial " << trial);
-        check_feasible(b, l);
-        CHECK(bottleneck(load, b) == brute_force_bottleneck(load, l));
+// Per-slice loads: 3 in 10 slices empty, `spikes` in 10 at `spike`, the rest
+// uniform in [0, 3).
+std::vector<double> random_loads(std::mt19937_64& rng, std::int64_t slices, int spikes,
+                                 double spike) {
+    std::vector<double> load(static_cast<std::size_t>(slices));
+    for (double& x : load) {
+        int kind = std::uniform_int_distribution<int>(0, 9)(rng);
+        x = kind < 3            ? 0.0
+            : kind < 3 + spikes ? spike
+                                : std::uniform_real_distribution<double>(0, 3)(rng);
     }
+    return load;
 }
+
+} // namespace
 
 namespace {
 
@@ -100,27 +96,33 @@ double dynamic_programming_bottleneck(const std::vector<double>& load, const Lay
     return best.back()[S];
 }
 
+// optimal_partition on random layouts (w_min up to 3) and loads: a feasible split
+// whose bottleneck is the reference's.
+template <class Reference>
+void check_random_cases(std::uint64_t seed, int trials, std::int64_t max_ranks,
+                        std::int64_t max_extra, int spikes, double spike, Reference reference) {
+    std::mt19937_64 rng(seed);
+    for (int trial = 0; trial < trials; ++trial) {
+        Layout l = random_layout(rng, max_ranks, 3, max_extra);
+        std::vector<double> load = random_loads(rng, l.slices, spikes, spike);
+        Boundaries b = optimal_partition(load, l, split_equal_load(load, l));
+        INFO("trial " << trial << ": P " << l.ranks << ", S " << l.slices);
+        check_feasible(b, l);
+        CHECK(bottleneck(load, b) == reference(load, l));
+    }
+}
+
 } // namespace
+
+TEST_CASE("optimal partition: equals brute force on small cases", "[controller][oracle]") {
+    check_random_cases(31, 1500, 4, 8, 2, 10.0, brute_force_bottleneck);
+}
 
 TEST_CASE("optimal partition: equals the min-max DP on larger cases", "[controller][oracle]") {
     // Up to 16 ranks and 80 slices, zero-load runs and spikes included: the
     // reachability check prunes ends that cannot complete, and must never prune
     // the optimum away.
-    std::mt19937_64 rng(77);
-    for (int trial = 0; trial < 200; ++trial) {
-        Layout l = random_layout(rng, 16, 3, 32);
-        std::vector<double> load(static_cast<std::size_t>(l.slices));
-        for (double& x : load) {
-            int kind = std::uniform_int_distribution<int>(0, 9)(rng);
-            x = kind < 3   ? 0.0
-                : kind < 4 ? 25.0
-                           : std::uniform_real_distribution<double>(0, 3)(rng);
-        }
-        Boundaries b = optimal_partition(load, l, split_equal_load(load, l));
-        INFO("trial " << trial << ": P " << l.ranks << ", S " << l.slices);
-        check_feasible(b, l);
-        CHECK(bottleneck(load, b) == dynamic_programming_bottleneck(load, l));
-    }
+    check_random_cases(77, 200, 16, 32, 1, 25.0, dynamic_programming_bottleneck);
 }
 
 TEST_CASE("optimal partition: beats a greedy fill where greedy fails", "[controller][oracle]") {
