@@ -72,10 +72,6 @@ std::vector<double> random_loads(std::mt19937_64& rng, std::int64_t slices, int 
     return load;
 }
 
-} // namespace
-
-namespace {
-
 // The textbook min-max DP, O(P S^2): best[k][e] is the lowest bottleneck of
 // [0, e) in k parts of >= w_min slices. Independent of the bisection and of its
 // pruned reachability check, and fast enough for P and S beyond brute force.
