@@ -49,6 +49,14 @@ std::string describe_controller(const data::Controller& c) {
         }
         out << ")";
     }
+    // The settings that change what the base decides, so two files can be told apart.
+    if (c.hold_horizon > 0.0) {
+        out << ", cost gate (hold horizon " << c.hold_horizon << " intervals"
+            << (c.refine_split != 0.0 ? ", minimax refinement" : "") << ")";
+    }
+    if (c.calibration_keep < 1.0) {
+        out << ", estimates calibrated (keep " << c.calibration_keep << " per event)";
+    }
     out << ", alpha " << c.alpha << ", tau " << c.tau << ", ds_max " << c.ds_max_fraction
         << " x mean width, trained " << c.training.steps << " steps (seed " << c.training.seed
         << ", lambda " << c.training.lambda << ")";

@@ -15,7 +15,19 @@ TEST_CASE("inspect summarises each format", "[eval][inspect]") {
     data::write_controller(dir.file("c.h5"), test::sample_controller());
     CHECK_THAT(eval::describe_file(dir.file("c.h5")),
                Catch::Contains("cellshift.controller v2") && Catch::Contains("hidden 24") &&
-                   Catch::Contains("2761 parameters") && Catch::Contains("1234 steps"));
+                   Catch::Contains("2761 parameters") && Catch::Contains("1234 steps") &&
+                   !Catch::Contains("gate") && !Catch::Contains("calibrated"));
+    data::Controller gated = test::sample_controller(8, 18);
+    gated.base = data::kBlendBase;
+    gated.head_weight = data::Matrix(3, 8, 0.25);
+    gated.head_bias = {0.5, -0.5, 0.1};
+    gated.hold_horizon = 8.0;
+    gated.calibration_keep = 0.9;
+    gated.refine_split = 1.0;
+    data::write_controller(dir.file("g.h5"), gated);
+    CHECK_THAT(eval::describe_file(dir.file("g.h5")),
+               Catch::Contains("cost gate (hold horizon 8 intervals, minimax refinement)") &&
+                   Catch::Contains("estimates calibrated (keep 0.9 per event)"));
 
     data::Trace t;
     t.workload = data::Matrix(2, 3, 1.5); // 4.5 per event
