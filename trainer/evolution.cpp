@@ -12,21 +12,38 @@
 #include "cellshift/scenarios/seeds.hpp"
 #include "cellshift/version.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace cellshift::trainer {
 namespace {
 
+// One number ES perturbs: theta = value / scale, and value = clamp(theta x scale) on use.
+// A scale below 1 gives a constant with a narrow range (a Holt smoothing constant in
+// [0, 1]) a step the shared --es-sigma suits; the clamp keeps every member valid.
+struct TrainedValue {
+    double* value;
+    double scale = 1.0;
+    double low = -std::numeric_limits<double>::infinity();
+    double high = std::numeric_limits<double>::infinity();
+};
+
+// The Holt constants' step relative to the head's numbers: sigma 0.5 perturbs them by
+// 0.05, about the distance at which the selection figures start to move.
+constexpr double kForecastConstantScale = 0.1;
+
 // The numbers ES perturbs: "all" (GRU and head), "head" (the seeded GRU's state
 // as fixed features), "blend" (the blend base's third head row alone, skip
 // connection included: which forecast to aim at, the lever with the largest effect;
 // gain and correction stay at holt's full move), "cost" (that row's bias and its
-// skip weights on the two cost features: three numbers) or "cost-all" (the same
-// for each of the gain, correction and blend rows: nine). Fewer dimensions: a
-// gradient estimate that a few pairs resolve.
-std::vector<double*> trained_values(data::Controller& c, const std::string& which) {
+// skip weights on the two cost features: three numbers), "cost-all" (the same
+// for each of the gain, correction and blend rows: nine) or "cost-forecast" ("cost"
+// and the Holt constants of both forecasters, which the gate judges every move by:
+// seven). Fewer dimensions: a gradient estimate that a few pairs resolve.
+std::vector<TrainedValue> trained_values(data::Controller& c, const std::string& which) {
     std::vector<std::vector<double>*> blocks{&c.weight_ih.values,
                                              &c.weight_hh.values,
                                              &c.bias_ih,
@@ -34,30 +51,37 @@ std::vector<double*> trained_values(data::Controller& c, const std::string& whic
                                              &c.head_weight.values,
                                              &c.head_bias,
                                              &c.head_input_weight.values};
-    std::vector<double*> values;
-    if (which == "cost" || which == "cost-all") {
-        // The blend weight ("cost"), or gain, correction and blend ("cost-all"), as
-        // functions of the host's costs alone.
-        const std::size_t first_row = which == "cost" ? 2 : 0;
+    std::vector<TrainedValue> values;
+    if (which == "cost" || which == "cost-all" || which == "cost-forecast") {
+        // The blend weight ("cost", "cost-forecast"), or gain, correction and blend
+        // ("cost-all"), as functions of the host's costs alone.
+        const std::size_t first_row = which == "cost-all" ? 0 : 2;
         for (std::size_t row = first_row; row < 3; ++row) {
-            values.push_back(&c.head_bias[row]);
+            values.push_back({&c.head_bias[row]});
             for (std::size_t f = controller::kForecastFeatureCount; f < c.head_input_weight.cols;
                  ++f) {
-                values.push_back(&c.head_input_weight(row, f));
+                values.push_back({&c.head_input_weight(row, f)});
             }
+        }
+        if (which == "cost-forecast") {
+            // Level smoothing must stay above 0 (data::validate); trend smoothing may be 0.
+            values.push_back({&c.forecast_level_alpha, kForecastConstantScale, 0.05, 1.0});
+            values.push_back({&c.forecast_trend_beta, kForecastConstantScale, 0.0, 1.0});
+            values.push_back({&c.fast_level_alpha, kForecastConstantScale, 0.05, 1.0});
+            values.push_back({&c.fast_trend_beta, kForecastConstantScale, 0.0, 1.0});
         }
         return values;
     }
     if (which == "blend") {
         double* row = c.head_weight.row(2);
         for (std::size_t h = 0; h < c.head_weight.cols; ++h) {
-            values.push_back(row + h);
+            values.push_back({row + h});
         }
-        values.push_back(&c.head_bias[2]);
+        values.push_back({&c.head_bias[2]});
         if (!c.head_input_weight.values.empty()) {
             double* skip = c.head_input_weight.row(2);
             for (std::size_t f = 0; f < c.head_input_weight.cols; ++f) {
-                values.push_back(skip + f);
+                values.push_back({skip + f});
             }
         }
         return values;
@@ -67,7 +91,7 @@ std::vector<double*> trained_values(data::Controller& c, const std::string& whic
     }
     for (auto* block : blocks) {
         for (double& v : *block) {
-            values.push_back(&v);
+            values.push_back({&v});
         }
     }
     return values;
@@ -75,8 +99,8 @@ std::vector<double*> trained_values(data::Controller& c, const std::string& whic
 
 std::vector<double> flatten(data::Controller c, const std::string& which) {
     std::vector<double> theta;
-    for (double* v : trained_values(c, which)) {
-        theta.push_back(*v);
+    for (const TrainedValue& v : trained_values(c, which)) {
+        theta.push_back(*v.value / v.scale);
     }
     return theta;
 }
@@ -84,8 +108,8 @@ std::vector<double> flatten(data::Controller c, const std::string& which) {
 data::Controller with_parameters(data::Controller c, const std::string& which,
                                  const std::vector<double>& theta) {
     std::size_t at = 0;
-    for (double* v : trained_values(c, which)) {
-        *v = theta[at++];
+    for (const TrainedValue& v : trained_values(c, which)) {
+        *v.value = std::clamp(theta[at++] * v.scale, v.low, v.high);
     }
     return c;
 }

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -57,9 +58,10 @@ void add_train_options(CLI::App& app, TrainCommandLine& line) {
     app.add_option("--es-parameters", c.es_parameters,
                    "what ES fits: all (GRU and head), head (the seeded GRU stays as drawn), "
                    "blend (the blend base's third head row only), cost (that row's bias and "
-                   "its weights on the two cost features) or cost-all (the same for the gain, "
-                   "correction and blend rows)")
-        ->check(CLI::IsMember({"all", "head", "blend", "cost", "cost-all"}))
+                   "its weights on the two cost features), cost-all (the same for the gain, "
+                   "correction and blend rows) or cost-forecast (cost, and the four Holt "
+                   "constants of the two forecasters the gate judges by)")
+        ->check(CLI::IsMember(kEsParameterSets))
         ->capture_default_str();
     app.add_option("--fast-level-alpha", c.fast_level_alpha,
                    "level smoothing of the blend base's fast forecaster (stored in the file)")
@@ -215,9 +217,9 @@ void validate(const TrainConfig& c) {
             "--optimiser es minimises the relative runtime: it needs --objective relative");
     require(c.optimiser != "es" || (c.checkpoint.empty() && !c.resume),
             "--checkpoint/--resume are for --optimiser bptt");
-    require(c.es_parameters == "all" || c.es_parameters == "head" || c.es_parameters == "blend" ||
-                c.es_parameters == "cost" || c.es_parameters == "cost-all",
-            "--es-parameters must be all, head, blend, cost or cost-all");
+    require(std::find(kEsParameterSets.begin(), kEsParameterSets.end(), c.es_parameters) !=
+                kEsParameterSets.end(),
+            "--es-parameters must be all, head, blend, cost, cost-all or cost-forecast");
     require(c.es_parameters == "all" || c.es_parameters == "head" || c.base == "blend",
             "--es-parameters " + c.es_parameters + " needs --base blend");
     require(c.es_pairs >= 1 && std::isfinite(c.es_sigma) && c.es_sigma > 0,

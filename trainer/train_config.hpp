@@ -15,6 +15,10 @@ class App;
 
 namespace cellshift::trainer {
 
+// What ES may fit (--es-parameters; evolution.cpp trained_values says what each holds).
+inline const std::vector<std::string> kEsParameterSets{"all",  "head",     "blend",
+                                                       "cost", "cost-all", "cost-forecast"};
+
 struct TrainConfig {
     std::int64_t steps = 300;
     std::int64_t batch = 8;   // scenarios per step (one P, S, w_min per step)
@@ -44,10 +48,9 @@ struct TrainConfig {
     // differentiable surrogate) or "es" (evolution strategies on the deployed hard
     // loop, evolution.hpp: the relative runtime itself; needs --objective relative).
     std::string optimiser = "bptt";
-    std::int64_t es_pairs = 16; // antithetic pairs per ES step (2x rollouts per scenario)
-    double es_sigma = 0.03;     // ES parameter noise
-    std::string es_parameters =
-        "all"; // what ES fits: all, head, blend, cost, cost-all (evolution.cpp)
+    std::int64_t es_pairs = 16;        // antithetic pairs per ES step (2x rollouts per scenario)
+    double es_sigma = 0.03;            // ES parameter noise
+    std::string es_parameters = "all"; // one of kEsParameterSets (evolution.cpp)
     double lr = 3e-3;
     double lr_min = 1e-4;           // cosine annealing floor
     double grad_clip = 1.0;         // max global gradient norm

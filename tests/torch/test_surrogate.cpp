@@ -85,6 +85,55 @@ controller::Observation observe(const scenarios::Scenario& sc, std::int64_t t,
     return o;
 }
 
+// A small ES run on cheap moving fronts and point growth, where moves pay.
+trainer::TrainConfig small_es_config(const std::string& parameters) {
+    trainer::TrainConfig c;
+    c.optimiser = "es";
+    c.objective = "relative";
+    c.base = "blend";
+    c.es_parameters = parameters;
+    c.features = 18;
+    c.hidden = 8;
+    c.families = {"front", "point"};
+    c.min_ranks = 4;
+    c.max_ranks = 16;
+    c.events = 20;
+    c.steps = 12;
+    c.batch = 6;
+    c.es_pairs = 6;
+    c.es_sigma = 0.5;
+    c.lr = 0.1;
+    c.validate_every = 4;
+    c.validation_count = 6;
+    c.migration_cost_min = 1e-3;
+    c.migration_cost_max = 1e-2;
+    return c;
+}
+
+// The validation score recomputed independently of the trainer: the registry's holt
+// at the start's constants as the denominator, the Eigen rnn policy from the kept
+// controller as the numerator.
+double recomputed_validation(const trainer::TrainConfig& c, const data::Controller& kept) {
+    double total = 0.0;
+    for (std::int64_t i = 0; i < c.validation_count; ++i) {
+        auto sampled = trainer::sample_scenarios(c, {}, scenarios::kValidationSeedBase,
+                                                 static_cast<std::uint64_t>(1000000 + i), 1);
+        const scenarios::Scenario& sc = sampled.scenarios[0];
+        const eval::MigrationCost cost{sampled.migration_cost[0], 0.0};
+        const eval::WorkloadHistory h = eval::scenario_history(sc);
+        controller::PolicySettings holt;
+        holt.overrides = {{"level_alpha", c.base_level_alpha}, {"trend_beta", c.base_trend_beta}};
+        auto base = controller::make_policy("holt", holt);
+        auto learned = controller::make_rnn_policy(kept);
+        const double b =
+            eval::run_rollout(*base, "holt", sc.layout, h, false, cost).summary.runtime;
+        const double l =
+            eval::run_rollout(*learned, "rnn", sc.layout, h, false, cost).summary.runtime;
+        total += l / b;
+    }
+    return total / static_cast<double>(c.validation_count);
+}
+
 } // namespace
 
 TEST_CASE("soft loop: at low temperature the rank times are the hard loop's", "[surrogate]") {
@@ -611,55 +660,40 @@ TEST_CASE("trainer: runtime objective over families and trace windows, determini
 
 TEST_CASE("trainer es: the validation it reports is the hard loop's runtime over holt's",
           "[trainer][es]") {
-    trainer::TrainConfig c;
-    c.optimiser = "es";
-    c.objective = "relative";
-    c.base = "blend";
-    c.es_parameters = "cost";
-    c.features = 18;
-    c.hidden = 8;
-    c.families = {"front", "point"};
-    c.min_ranks = 4;
-    c.max_ranks = 16;
-    c.events = 20;
-    c.steps = 12;
-    c.batch = 6;
-    c.es_pairs = 6;
-    c.es_sigma = 0.5;
-    c.lr = 0.1;
-    c.validate_every = 4;
-    c.validation_count = 6;
-    c.migration_cost_min = 1e-3;
-    c.migration_cost_max = 1e-2;
+    const trainer::TrainConfig c = small_es_config("cost");
     auto r = trainer::train_evolution(c, "", nullptr);
     // The zero-head start is the base itself: exactly 1.
     CHECK(r.initial_validation == 1.0);
     CHECK(r.best.training.loss_history.size() == 12);
-    // Recompute the kept controller's score independently: the registry's holt as
-    // the denominator, the Eigen rnn policy from the exported weights as the numerator.
-    double total = 0.0;
-    for (std::int64_t i = 0; i < c.validation_count; ++i) {
-        auto sampled = trainer::sample_scenarios(c, {}, scenarios::kValidationSeedBase,
-                                                 static_cast<std::uint64_t>(1000000 + i), 1);
-        const scenarios::Scenario& sc = sampled.scenarios[0];
-        const eval::MigrationCost cost{sampled.migration_cost[0], 0.0};
-        const eval::WorkloadHistory h = eval::scenario_history(sc);
-        controller::PolicySettings holt;
-        holt.overrides = {{"level_alpha", c.base_level_alpha}, {"trend_beta", c.base_trend_beta}};
-        auto base = controller::make_policy("holt", holt);
-        auto learned = controller::make_rnn_policy(r.best);
-        const double b =
-            eval::run_rollout(*base, "holt", sc.layout, h, false, cost).summary.runtime;
-        const double l =
-            eval::run_rollout(*learned, "rnn", sc.layout, h, false, cost).summary.runtime;
-        total += l / b;
-    }
-    CHECK(total / static_cast<double>(c.validation_count) ==
-          Approx(r.best_validation).epsilon(1e-12));
+    CHECK(recomputed_validation(c, r.best) == Approx(r.best_validation).epsilon(1e-12));
     // Cheap moving fronts at low mu: aiming at the fast forecaster's split pays, and
     // ES finds the blend within a dozen steps.
     CHECK(r.best_validation < 0.99);
     // Deterministic per seed.
     auto again = trainer::train_evolution(c, "", nullptr);
     CHECK(again.best.head_weight == r.best.head_weight);
+}
+
+TEST_CASE("trainer es: cost-forecast fits the Holt constants and keeps them valid",
+          "[trainer][es]") {
+    const trainer::TrainConfig c = small_es_config("cost-forecast");
+    auto r = trainer::train_evolution(c, "", nullptr);
+    CHECK(r.initial_validation == 1.0);
+    REQUIRE(r.best_validation < 1.0); // a step was kept, so its constants are ES's
+    const data::Controller& kept = r.best;
+    const std::vector<double> start{c.base_level_alpha, c.base_trend_beta, c.fast_level_alpha,
+                                    c.fast_trend_beta};
+    const std::vector<double> fitted{kept.forecast_level_alpha, kept.forecast_trend_beta,
+                                     kept.fast_level_alpha, kept.fast_trend_beta};
+    CHECK(fitted != start);
+    for (std::size_t i = 0; i < fitted.size(); ++i) {
+        CHECK(fitted[i] >= (i % 2 == 0 ? 0.05 : 0.0)); // levels stay above 0
+        CHECK(fitted[i] <= 1.0);
+    }
+    // The file carries what was scored: a rollout of the written and re-read file
+    // reproduces the reported validation.
+    test::TempDir dir;
+    data::write_controller(dir.file("cf.h5"), kept);
+    CHECK(recomputed_validation(c, data::read_controller(dir.file("cf.h5"))) ==
+          Approx(r.best_validation).epsilon(1e-12));
 }
