@@ -27,7 +27,8 @@
 #                              [--keep-sweeps] (reuse OUT/sweeps of an earlier run)
 #                              [--keep-baselines] (reuse the sweeps and the tuned baselines'
 #                              cells of an earlier run of the same size: neither depends on
-#                              the controller; a new controller file needs only its own runs)
+#                              the controller; a new controller file needs only its own runs;
+#                              OUT/size records the size, and another size is refused)
 #                              [--external-only] (only the bar-3 cells, then the tables)
 #                              [--traces-only] (only the trace cells of bars 2 and 3, then
 #                              the tables; the generator cells and sweeps are reused)
@@ -54,7 +55,7 @@ while [[ $# -gt 0 ]]; do
         --keep-baselines) keep_baselines=1; keep_sweeps=1; shift ;;
         --external-only) external_only=1; keep_sweeps=1; shift ;;
         --traces-only) traces_only=1; keep_sweeps=1; shift ;;
-        -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "controller_bars.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -77,6 +78,17 @@ all_families=${families// /,}
 # --tables-only redraws bars.md and headline.md from the outputs already in OUT.
 if [[ -z ${tables_only:-} ]]; then
 mkdir -p "$out"
+# What is reused must be of the same size: the sweeps' and cells' counts and events.
+size="count=$count sweep_count=$sweep_count events=$events"
+if [[ -n ${keep_sweeps:-} && -f $out/size ]]; then
+    [[ $(< "$out/size") == "$size" ]] || {
+        echo "controller_bars.sh: $out holds a run of $(< "$out/size"), not $size; rerun without --keep-*" >&2
+        exit 2
+    }
+elif [[ -n ${keep_sweeps:-} ]] && compgen -G "$out/sweeps/*" > /dev/null; then
+    echo "controller_bars.sh: $out/size is missing (an older run): reusing its outputs as $size" >&2
+fi
+echo "$size" > "$out/size"
 start=$SECONDS
 for mu in $mus; do
     for policy in "${!grid[@]}"; do
