@@ -118,7 +118,8 @@ ComparisonResult compare_on_scenarios(const std::vector<PolicySpec>& policies,
 ComparisonResult compare_on_trace(const std::vector<PolicySpec>& policies, const data::Trace& trace,
                                   const std::vector<std::int64_t>& ranks, std::int64_t w_min,
                                   double jitter, bool keep_records, const std::string& source,
-                                  double lambda, const MigrationCost& cost) {
+                                  double lambda, const MigrationCost& cost,
+                                  TraceObservation observe) {
     if (trace.events() < 2) {
         throw std::invalid_argument("the trace has " + std::to_string(trace.events()) +
                                     " event(s); a rollout needs at least 2");
@@ -136,7 +137,9 @@ ComparisonResult compare_on_trace(const std::vector<PolicySpec>& policies, const
         h.growth_events = trace.growth_events ? &*trace.growth_events : nullptr;
         h.cycle_phase = trace.cycle_phase ? &*trace.cycle_phase : nullptr;
         h.initial_load = trace.initial_load ? &*trace.initial_load : nullptr;
-        h.estimate = trace.estimate ? &*trace.estimate : nullptr;
+        // Without an estimate the rollout shows the policy the workload itself.
+        h.estimate =
+            trace.estimate && observe == TraceObservation::estimate ? &*trace.estimate : nullptr;
         if (jitter > 0.0) {
             h.jitter = [jitter](std::int64_t t, std::int64_t k, std::uint64_t stream) {
                 double z =

@@ -25,17 +25,27 @@ public:
         sub_->add_option("--jitter", jitter_,
                          "sigma of log-normal noise on what policies observe (0: exact)")
             ->capture_default_str();
+        sub_->add_flag("--observe-cost", observe_cost_,
+                       "policies observe each slice's cost of the interval that just ended (as "
+                       "a per-slice timer would measure it) instead of the estimate stored "
+                       "beside it (a simulator trace's live estimate); a trace without one is "
+                       "observed this way anyway");
     }
 
     int run() override {
         auto weights = load_controller(options_);
         auto specs = policy_specs(options_, weights ? &*weights : nullptr);
         const data::Trace t = data::read_trace(file_);
+        const TraceObservation observe =
+            observe_cost_ ? TraceObservation::cost : TraceObservation::estimate;
         const ComparisonResult result =
             compare_on_trace(specs, t, options_.ranks, w_min_, jitter_, options_.records, file_,
-                             5e-4, options_.cost);
-        const std::string caption = "trace " + file_ + "; clock: workload (the trace's cost); " +
-                                    cost_caption(options_.cost);
+                             5e-4, options_.cost, observe);
+        const bool sees_estimate = t.estimate && observe == TraceObservation::estimate;
+        const std::string caption =
+            "trace " + file_ + "; clock: workload (the trace's cost); policies observe " +
+            (sees_estimate ? "the stored estimate" : "the last interval's cost") + "; " +
+            cost_caption(options_.cost);
         std::cout << format_table(result.rows, caption) << rnn_note(specs, weights.has_value());
         write_outputs(*sub_, options_, result, "trace", caption);
         return 0;
@@ -46,6 +56,7 @@ private:
     std::string file_;
     std::int64_t w_min_ = 1;
     double jitter_ = 0.0;
+    bool observe_cost_ = false;
 };
 
 } // namespace

@@ -3,6 +3,8 @@
 
 #include "cellshift/controller/partition.hpp"
 #include "cellshift/controller/registry.hpp"
+#include "cellshift/data/trace.hpp"
+#include "cellshift/eval/comparison.hpp"
 #include "cellshift/eval/metrics.hpp"
 #include "cellshift/eval/rollout.hpp"
 
@@ -154,4 +156,40 @@ TEST_CASE(
     auto persistence = controller::make_policy("persistence", {});
     CHECK_THROWS_WITH(eval::run_rollout(*persistence, "persistence", layout, h, false, {}),
                       Catch::Contains("estimate's shape"));
+}
+
+TEST_CASE("a trace replay observing the cost ignores the stored estimate") {
+    // A peak that moves right, and an estimate that places it at the mirrored slice:
+    // a policy that follows what it observes moves the wrong way on the estimate.
+    data::Trace with_estimate;
+    with_estimate.workload = rows({{8, 1, 1, 1, 1, 1},
+                                   {1, 8, 1, 1, 1, 1},
+                                   {1, 1, 8, 1, 1, 1},
+                                   {1, 1, 1, 8, 1, 1},
+                                   {1, 1, 1, 1, 8, 1}});
+    with_estimate.estimate = rows({{1, 1, 1, 1, 1, 8},
+                                   {1, 1, 1, 1, 8, 1},
+                                   {1, 1, 1, 8, 1, 1},
+                                   {1, 1, 8, 1, 1, 1},
+                                   {1, 8, 1, 1, 1, 1}});
+    data::Trace without_estimate = with_estimate;
+    without_estimate.estimate.reset();
+    const std::vector<eval::PolicySpec> specs{{"persistence", "persistence", {}}};
+    const auto replay = [&](const data::Trace& t, eval::TraceObservation observe) {
+        return eval::compare_on_trace(specs, t, {2, 3}, 1, 0.0, false, "test", 5e-4, {0.01, 0.0},
+                                      observe)
+            .rows;
+    };
+    const auto on_cost = replay(with_estimate, eval::TraceObservation::cost);
+    const auto reference = replay(without_estimate, eval::TraceObservation::estimate);
+    const auto on_estimate = replay(with_estimate, eval::TraceObservation::estimate);
+    REQUIRE(on_cost.size() == 2);
+    REQUIRE(reference.size() == 2);
+    REQUIRE(on_estimate.size() == 2);
+    for (std::size_t i = 0; i < on_cost.size(); ++i) {
+        CHECK(on_cost[i].runtime == reference[i].runtime);
+        CHECK(on_cost[i].migrated_slices == reference[i].migrated_slices);
+        // Misled by the mirrored estimate, the same policy is slower.
+        CHECK(on_estimate[i].runtime > on_cost[i].runtime);
+    }
 }

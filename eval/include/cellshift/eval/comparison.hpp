@@ -74,11 +74,21 @@ WorkloadHistory scenario_history(const scenarios::Scenario& scenario);
 ComparisonResult compare_on_scenarios(const std::vector<PolicySpec>& policies,
                                       const ScenarioComparison& options);
 
+// What the policies observe per slice of a trace that stores an estimate beside its
+// cost (a simulator trace: the live run's interaction estimate).
+enum class TraceObservation {
+    estimate, // the stored estimate, as the live run's policy saw it (without one: the cost)
+    cost,     // the cost of the interval that just ended, as a per-slice timer would
+              // measure it: how much a host gains by timing its slices instead of
+              // estimating them
+};
+
 // The same table on a user trace: the initial partition is the equal-load split
 // of the trace's first event; observations are noise-free unless jitter > 0.
 ComparisonResult compare_on_trace(const std::vector<PolicySpec>& policies, const data::Trace& trace,
                                   const std::vector<std::int64_t>& ranks, std::int64_t w_min,
                                   double jitter, bool keep_records, const std::string& source,
-                                  double lambda = 5e-4, const MigrationCost& cost = {});
+                                  double lambda = 5e-4, const MigrationCost& cost = {},
+                                  TraceObservation observe = TraceObservation::estimate);
 
 } // namespace cellshift::eval
