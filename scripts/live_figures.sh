@@ -2,13 +2,16 @@
 # Live selection figures (issue 22): the simulator run on P ranks, on the model clock,
 # for the training and validation tissue configurations of data/configs/tissues.txt
 # (never the evaluation ones), under each policy given and under static. Unlike a
-# trace replay, the policy sees what a live run gives it: the per-slab interaction
-# estimate, not the modelled cost. A benchmark: it prints the model-clock runtime per
-# tissue and the mean over static's; lower is better. It asserts nothing.
+# trace replay, the policy sees what a live run gives it: the per-slab estimate (the
+# interaction proxy unless --options sets --slab-estimate cost), not the modelled cost
+# of the interval. A benchmark: it prints the model-clock runtime per tissue and the
+# mean over static's; lower is better. It asserts nothing.
 #
 #   scripts/live_figures.sh [--build DIR] [--ranks P] [--steps N] [--controller FILE]
-#                           [--sets "train validation"] POLICY[:PARAM=V[,PARAM=V]]...
+#                           [--sets "train validation"] [--options "RUN OPTIONS"]
+#                           POLICY[:PARAM=V[,PARAM=V]]...
 # e.g. scripts/live_figures.sh rnn holt holt:calibrate=0.9   (8 ranks: ~4 min a policy)
+# --options adds run options to every run, e.g. "--slab-estimate cost".
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=SCRIPTDIR/lib/policy_token.sh
@@ -18,6 +21,7 @@ ranks=8
 steps=4000
 controller="$root/data/controllers/default.h5"
 sets="train validation"
+extra=""
 policies=()
 while [[ $# -gt 0 ]]; do
     case $1 in
@@ -26,7 +30,8 @@ while [[ $# -gt 0 ]]; do
         --steps) steps=$2; shift 2 ;;
         --controller) controller=$2; shift 2 ;;
         --sets) sets=$2; shift 2 ;;
-        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --options) extra=$2; shift 2 ;;
+        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "live_figures.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
         *) policies+=("$1"); shift ;;
     esac
@@ -55,7 +60,7 @@ done < <(grep -v '^#' "$root/data/configs/tissues.txt" | grep -v '^ *$')
 runtime() {
     local options=$2
     policy_token_args "$1"
-    read -ra opts <<< "$options"
+    read -ra opts <<< "$options $extra"
     mpirun --quiet -n "$ranks" "$sim" run -q --steps "$steps" --report-every "$steps" \
         "${common[@]}" "${opts[@]}" --controller "$controller" "${POLICY_ARGS[@]}" \
         > "$work/run.log"

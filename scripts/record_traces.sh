@@ -4,24 +4,29 @@
 # held-out evaluation sets.
 #
 #   scripts/record_traces.sh [--build DIR] [--out DIR] [--steps N] [--only NAME]
+#                            [--options "RUN OPTIONS"]
 #
 # Traces do not depend on the policy or the rank count (the P-rank trajectory is
 # the 1-rank one), so each is recorded once, on 2 ranks, under static, on the
 # model clock. Default: 4000 steps, a rebalancing event every 50 (80 intervals),
 # into data/traces/{train,validation,evaluation}/NAME.h5. A few minutes on 2 cores.
+# --options adds run options to every configuration (e.g. "--slab-estimate cost":
+# traces whose estimate rows are the slabs' modelled cost of each interval's last step).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build"
 out="$root/data/traces"
 steps=4000
 only=""
+extra=""
 while [[ $# -gt 0 ]]; do
     case $1 in
         --build) build=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
         --steps) steps=$2; shift 2 ;;
         --only) only=$2; shift 2 ;;
-        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --options) extra=$2; shift 2 ;;
+        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "record_traces.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -40,7 +45,7 @@ for entry in "${configurations[@]}"; do
     start=$SECONDS
     # --config is an option of the tool, the rest of `run`.
     global=(); local_opts=()
-    read -ra words <<< "$options"
+    read -ra words <<< "$options $extra"
     for ((i = 0; i < ${#words[@]}; ++i)); do
         if [[ ${words[i]} == --config ]]; then global+=(--config "$root/${words[i+1]}"); ((++i));
         else local_opts+=("${words[i]}"); fi

@@ -22,6 +22,10 @@ const char* clock_name(Clock clock) {
     return clock == Clock::model ? "model" : "measured";
 }
 
+const char* slab_estimate_name(SlabEstimate estimate) {
+    return estimate == SlabEstimate::interactions ? "interactions" : "cost";
+}
+
 BalanceOptions with_resolved_slabs(BalanceOptions balance, const SemParams& params) {
     const double columns = params.Lx / params.effective_bin_edge();
     // Invalid geometry keeps 0 here; validate() then names the bad parameter.

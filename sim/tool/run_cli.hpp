@@ -14,11 +14,38 @@
 #include <CLI/CLI.hpp>
 
 #include <string>
+#include <vector>
 
 namespace cellshift::sim::tool {
 
 // Options of this group are not part of the configuration a restart must match.
 inline constexpr const char* kRunGroup = "Run";
+
+// A transform for an option that names one of `values` (as `name_of` spells them):
+// it stores the enum's number, so that CLI11 fills the enum field.
+template <typename Enum>
+CLI::Validator enum_by_name(std::vector<Enum> values, const char* (*name_of)(Enum),
+                            const std::string& what) {
+    std::string choices, listed;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        choices += (i == 0 ? "" : "|") + std::string(name_of(values[i]));
+        listed += (i == 0                   ? ""
+                   : i + 1 == values.size() ? " or "
+                                            : ", ") +
+                  std::string(name_of(values[i]));
+    }
+    return CLI::Validator(
+        [values, name_of, what, listed](std::string& text) -> std::string {
+            for (const Enum v : values) {
+                if (text == name_of(v)) {
+                    text = std::to_string(static_cast<int>(v));
+                    return {};
+                }
+            }
+            return what + " must be " + listed + ", got '" + text + "'";
+        },
+        choices, what);
+}
 
 // Everything `cellshift-sim run` sets.
 struct RunCommandLine {
@@ -115,18 +142,17 @@ inline CLI::App* add_run_subcommand(CLI::App& app, RunCommandLine& line) {
     run->add_option("--clock", line.balance.clock,
                     "rank times the policy sees: model (calibrated cost model, reproducible) or "
                     "measured (steady clock around each rank's compute)")
-        ->transform(CLI::Validator(
-            [](std::string& text) -> std::string { // the name, as the enum's number
-                for (const Clock c : {Clock::model, Clock::measured}) {
-                    if (text == clock_name(c)) {
-                        text = std::to_string(static_cast<int>(c));
-                        return {};
-                    }
-                }
-                return "clock must be model or measured, got '" + text + "'";
-            },
-            "model|measured", "clock"))
+        ->transform(enum_by_name({Clock::model, Clock::measured}, clock_name, "clock"))
         ->default_str(clock_name(line.balance.clock))
+        ->group(lb);
+    run->add_option("--slab-estimate", line.balance.slab_estimate,
+                    "per-slab workload the forecast policies observe at each event: "
+                    "interactions (candidate partners per element, a proxy) or cost (the cost "
+                    "model's seconds per slab for the interval's last step, elements on their "
+                    "cell's slab)")
+        ->transform(enum_by_name({SlabEstimate::interactions, SlabEstimate::cost},
+                                 slab_estimate_name, "slab-estimate"))
+        ->default_str(slab_estimate_name(line.balance.slab_estimate))
         ->group(lb);
     const char* cost = "Model clock (cellshift-sim calibrate; docs/simulator.md)";
     run->add_option("--cost-pair", line.balance.cost.per_pair,

@@ -337,7 +337,9 @@ int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions&
                   << params.Lx << " x " << params.Ly << " x " << params.Lz << ", " << grid.nx
                   << " x " << grid.ny << " x " << grid.nz << " bins, " << sim.balance().slabs
                   << " slabs, policy " << balance.policy << " (" << clock_name(balance.clock)
-                  << " clock), " << c.total_cells() << " cells, " << c.elements << " elements, "
+                  << " clock"
+                  << (balance.slab_estimate == SlabEstimate::cost ? ", slab estimate cost" : "")
+                  << "), " << c.total_cells() << " cells, " << c.elements << " elements, "
                   << o.steps << " steps"
                   << (o.restart.empty()
                           ? std::string()

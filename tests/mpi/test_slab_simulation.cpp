@@ -4,6 +4,7 @@
 // uninterrupted run is the reference for a restarted one.
 
 #include "cellshift/data/checkpoint.hpp"
+#include "cellshift/data/trace.hpp"
 #include "cellshift/sim/force_backend.hpp"
 #include "cellshift/sim/simulation.hpp"
 #include "cellshift/sim/slab_simulation.hpp"
@@ -11,6 +12,7 @@
 #include <catch2/catch.hpp>
 #include <mpi.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -214,6 +216,36 @@ TEST_CASE("element ids are unique and every element belongs to one present cell"
             unique = unique && whole.cells[c].id > whole.cells[c - 1].id;
     }
     CHECK(on_every_rank(unique));
+}
+
+TEST_CASE("slab estimate `cost`: the policy sees the model clock's cost of the last step") {
+    // With an event after every step, the trace's cost row of an interval is that one
+    // step's model-clock cost per slab (cells on the slab that decided their owner),
+    // independent accounting of the same sums: the estimate the policy saw, the same
+    // step costed with cells on their current slab, must have the same total.
+    sim::BalanceOptions b = balance_for("holt");
+    b.rebalance_every = 1;
+    b.slab_estimate = sim::SlabEstimate::cost;
+    sim::SlabSimulation slab(MPI_COMM_WORLD, mpi_params(), b, "cpu-binned", "test");
+    slab.record_trace();
+    slab.run(120);
+    const data::Trace trace = slab.trace("test");
+    bool totals_agree = false;
+    if (world_rank() == 0) {
+        REQUIRE(trace.estimate.has_value());
+        REQUIRE(trace.events() == 120);
+        totals_agree = true;
+        for (std::size_t e = 0; e < trace.events(); ++e) {
+            double cost = 0.0, estimate = 0.0;
+            for (std::size_t s = 0; s < trace.slices(); ++s) {
+                cost += trace.workload(e, s);
+                estimate += (*trace.estimate)(e, s);
+            }
+            INFO("event " << e << ": cost " << cost << " s, estimate " << estimate << " s");
+            totals_agree = totals_agree && cost > 0.0 && std::abs(estimate - cost) <= 1e-12 * cost;
+        }
+    }
+    CHECK(on_every_rank(totals_agree));
 }
 
 TEST_CASE("a run restarted from its checkpoint continues exactly") {

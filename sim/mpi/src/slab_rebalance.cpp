@@ -84,15 +84,22 @@ void SlabSimulation::rebalance() {
                comm_);
     std::vector<double> workload;
     if (style.needs_slice_workload || policy_->reads_slice_workload() || recording_trace_) {
-        // The interval's last step: the whole tissue's elements per bin on rank 0
-        // (each rank counts its own), so the estimate does not depend on where the
-        // boundaries are.
-        const std::vector<double> mine = element_count_per_bin(tissue_.elements, params_);
-        std::vector<double> all(rank_ == 0 ? mine.size() : 0);
-        MPI_Reduce(mine.data(), all.data(), static_cast<int>(mine.size()), MPI_DOUBLE, MPI_SUM, 0,
-                   comm_);
-        if (rank_ == 0)
-            workload = interaction_estimate_per_slab(all, params_, balance_.slabs);
+        if (balance_.slab_estimate == SlabEstimate::cost) {
+            // The interval's last step, costed per slab on every rank (step_once).
+            workload.assign(rank_ == 0 ? S : 0, 0.0);
+            MPI_Reduce(cost_estimate_.data(), workload.data(), static_cast<int>(S), MPI_DOUBLE,
+                       MPI_SUM, 0, comm_);
+        } else {
+            // The interval's last step: the whole tissue's elements per bin on rank 0
+            // (each rank counts its own), so the estimate does not depend on where the
+            // boundaries are.
+            const std::vector<double> mine = element_count_per_bin(tissue_.elements, params_);
+            std::vector<double> all(rank_ == 0 ? mine.size() : 0);
+            MPI_Reduce(mine.data(), all.data(), static_cast<int>(mine.size()), MPI_DOUBLE, MPI_SUM,
+                       0, comm_);
+            if (rank_ == 0)
+                workload = interaction_estimate_per_slab(all, params_, balance_.slabs);
+        }
     }
 
     const double cycle = params_.cycle_time;

@@ -27,6 +27,11 @@ void SlabSimulation::assign_cell_slabs() {
 }
 
 void SlabSimulation::add_step_cost_per_slab() {
+    add_step_cost(cell_slab_, slab_cost_);
+}
+
+void SlabSimulation::add_step_cost(const std::vector<std::int64_t>& cell_slab,
+                                   std::vector<double>& into) const {
     const std::vector<std::int32_t> partners =
         partners_within_cutoff(view_.elements, view_.active, params_);
     const Elements& own = tissue_.elements;
@@ -35,10 +40,19 @@ void SlabSimulation::add_step_cost_per_slab() {
             continue;
         const std::size_t i = view_.own_index[k];
         const auto cell = static_cast<std::size_t>(tissue_.find_cell(own.cell[i]));
-        const auto slab = static_cast<std::size_t>(cell_slab_[cell]);
-        slab_cost_[slab] +=
+        const auto slab = static_cast<std::size_t>(cell_slab[cell]);
+        into[slab] +=
             balance_.cost.per_pair * static_cast<double>(partners[k]) + balance_.cost.per_element;
     }
+}
+
+void SlabSimulation::estimate_step_cost() {
+    const std::vector<double> cx = centroid_x(tissue_);
+    std::vector<std::int64_t> slab(cx.size());
+    for (std::size_t c = 0; c < cx.size(); ++c)
+        slab[c] = slab_of(cx[c], params_.Lx, balance_.slabs);
+    cost_estimate_.assign(static_cast<std::size_t>(balance_.slabs), 0.0);
+    add_step_cost(slab, cost_estimate_);
 }
 
 data::Trace SlabSimulation::trace(const std::string& source) const {
@@ -69,7 +83,8 @@ data::Trace SlabSimulation::trace(const std::string& source) const {
          << " steps, seed " << params_.seed << ", clock " << clock_name(balance_.clock)
          << (balance_.clock == Clock::model ? " (modelled seconds per slab and interval; "
                                               "the estimate the policy saw beside them)"
-                                            : " (per-slab interaction estimate, last step)");
+                                            : " (per-slab estimate, last step)")
+         << ", slab estimate " << slab_estimate_name(balance_.slab_estimate);
     t.source = text.str();
     return t;
 }

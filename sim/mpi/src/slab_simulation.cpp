@@ -54,6 +54,7 @@ SlabSimulation::SlabSimulation(MPI_Comm comm, SemParams params, BalanceOptions b
     });
 
     growth_events_.assign(static_cast<std::size_t>(balance_.slabs), 0.0);
+    cost_estimate_.assign(static_cast<std::size_t>(balance_.slabs), 0.0);
     if (restart == nullptr) {
         Tissue whole = make_basal_patch(params_);
         controller::validate(layout);
@@ -104,6 +105,10 @@ void SlabSimulation::step_once() {
     interval_time_ += balance_.clock == Clock::model ? modelled : busy;
     if (recording_trace_ && balance_.clock == Clock::model)
         add_step_cost_per_slab();
+    // The last step before an event: what --slab-estimate cost shows the policy.
+    if (balance_.slab_estimate == SlabEstimate::cost && balance_.rebalance_every > 0 &&
+        (tissue_.step + 1) % balance_.rebalance_every == 0)
+        estimate_step_cost();
     interactions_since_report_ += stats.interactions;
     add_step_totals(modelled, busy, exchange.ghosts, stats.interactions);
     phases_.step_sync += seconds_since(sync_start);

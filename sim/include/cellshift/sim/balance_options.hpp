@@ -20,6 +20,20 @@ namespace cellshift::sim {
 enum class Clock { model, measured };
 const char* clock_name(Clock clock);
 
+// The per-slab workload a forecast policy observes at each event, both taken at
+// the interval's last step:
+//   interactions: candidate partners per element in its 3x3x3 bin neighbourhood,
+//                 on the slab of the bin (a proxy in arbitrary units);
+//   cost:         the cost model's seconds for that step per slab: pairs within the
+//                 cutoff and the per-element term, each element on the slab of its
+//                 cell's centroid, i.e. what the model clock charges (ghosts aside).
+// Both are whole-tissue sums, so they do not depend on the boundaries. With `cost`
+// the shipped controller ran 1.5% faster live on the training and validation tissues
+// (mixed per tissue), holt and persistence 1.3-2% (docs/research_log.md, session 15);
+// the default stays the proxy the trace corpus and the controller were made with.
+enum class SlabEstimate { interactions, cost };
+const char* slab_estimate_name(SlabEstimate estimate);
+
 struct BalanceOptions {
     std::int64_t slabs = 0;             // S: slabs along x (the balancer's slices);
                                         // 0: one per bin column, Lx / bin edge
@@ -29,6 +43,7 @@ struct BalanceOptions {
     std::string controller_file;        // for rnn
     std::vector<std::string> params;    // POLICY.NAME=VALUE overrides of its parameters
     Clock clock = Clock::model;
+    SlabEstimate slab_estimate = SlabEstimate::interactions;
     CostModel cost;
 };
 

@@ -126,6 +126,14 @@ private:
     std::vector<std::vector<double>> trace_workload_, trace_growth_, trace_estimate_;
     std::vector<double> trace_phase_;
     void add_step_cost_per_slab();
+    // This rank's model-clock cost of the step just computed (pairs within the cutoff
+    // and the per-element term, not the ghosts), each element on the slab
+    // `cell_slab` gives its cell, added to `into`.
+    void add_step_cost(const std::vector<std::int64_t>& cell_slab, std::vector<double>& into) const;
+    // --slab-estimate cost: this rank's share of the estimate, the cost of the
+    // interval's last step with each cell on the slab of its centroid then.
+    std::vector<double> cost_estimate_;
+    void estimate_step_cost();
 };
 
 } // namespace cellshift::sim
