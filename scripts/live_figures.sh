@@ -3,15 +3,15 @@
 # for the training and validation tissue configurations of data/configs/tissues.txt
 # (never the evaluation ones), under each policy given and under static. Unlike a
 # trace replay, the policy sees what a live run gives it: the per-slab estimate (the
-# interaction proxy unless --options sets --slab-estimate cost), not the modelled cost
-# of the interval. A benchmark: it prints the model-clock runtime per tissue and the
+# cost model's seconds of the interval's last step, or the pair-count proxy with
+# --options "--slab-estimate interactions"), not the modelled cost of the interval. A benchmark: it prints the model-clock runtime per tissue and the
 # mean over static's; lower is better. It asserts nothing.
 #
 #   scripts/live_figures.sh [--build DIR] [--ranks P] [--steps N] [--controller FILE]
 #                           [--sets "train validation"] [--options "RUN OPTIONS"]
 #                           POLICY[:PARAM=V[,PARAM=V]]...
 # e.g. scripts/live_figures.sh rnn holt holt:calibrate=0.9   (8 ranks: ~4 min a policy)
-# --options adds run options to every run, e.g. "--slab-estimate cost".
+# --options adds run options to every run, e.g. "--slab-estimate interactions".
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=SCRIPTDIR/lib/policy_token.sh
@@ -31,7 +31,7 @@ while [[ $# -gt 0 ]]; do
         --controller) controller=$2; shift 2 ;;
         --sets) sets=$2; shift 2 ;;
         --options) extra=$2; shift 2 ;;
-        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "live_figures.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
         *) policies+=("$1"); shift ;;
     esac

@@ -10,8 +10,9 @@
 # the 1-rank one), so each is recorded once, on 2 ranks, under static, on the
 # model clock. Default: 4000 steps, a rebalancing event every 50 (80 intervals),
 # into data/traces/{train,validation,evaluation}/NAME.h5. A few minutes on 2 cores.
-# --options adds run options to every configuration (e.g. "--slab-estimate cost":
-# traces whose estimate rows are the slabs' modelled cost of each interval's last step).
+# --options adds run options to every configuration (e.g. "--slab-estimate
+# interactions": traces whose estimate rows are the pair-count proxy, not the slabs'
+# modelled cost of each interval's last step).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build"
@@ -26,7 +27,7 @@ while [[ $# -gt 0 ]]; do
         --steps) steps=$2; shift 2 ;;
         --only) only=$2; shift 2 ;;
         --options) extra=$2; shift 2 ;;
-        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "record_traces.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done

@@ -337,10 +337,9 @@ int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions&
                   << params.Lx << " x " << params.Ly << " x " << params.Lz << ", " << grid.nx
                   << " x " << grid.ny << " x " << grid.nz << " bins, " << sim.balance().slabs
                   << " slabs, policy " << balance.policy << " (" << clock_name(balance.clock)
-                  << " clock"
-                  << (balance.slab_estimate == SlabEstimate::cost ? ", slab estimate cost" : "")
-                  << "), " << c.total_cells() << " cells, " << c.elements << " elements, "
-                  << o.steps << " steps"
+                  << " clock, slab estimate " << slab_estimate_name(balance.slab_estimate) << "), "
+                  << c.total_cells() << " cells, " << c.elements << " elements, " << o.steps
+                  << " steps"
                   << (o.restart.empty()
                           ? std::string()
                           : " from step " + std::to_string(sim.local().step) + " of " + o.restart)

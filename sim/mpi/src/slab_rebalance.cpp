@@ -70,10 +70,14 @@ std::int64_t SlabSimulation::migrate() {
     return moved;
 }
 
+bool SlabSimulation::slab_estimate_read() const {
+    return controller::policy_style(balance_.policy).needs_slice_workload ||
+           policy_->reads_slice_workload() || recording_trace_;
+}
+
 void SlabSimulation::rebalance() {
     const auto P = static_cast<std::size_t>(size_);
     const auto S = static_cast<std::size_t>(balance_.slabs);
-    const controller::PolicyStyle& style = controller::policy_style(balance_.policy);
     std::vector<double> rank_time(P);
     MPI_Gather(&interval_time_, 1, MPI_DOUBLE, rank_time.data(), 1, MPI_DOUBLE, 0, comm_);
     const auto owned = static_cast<std::int64_t>(tissue_.elements.size());
@@ -83,7 +87,7 @@ void SlabSimulation::rebalance() {
     MPI_Reduce(growth_events_.data(), growth.data(), static_cast<int>(S), MPI_DOUBLE, MPI_SUM, 0,
                comm_);
     std::vector<double> workload;
-    if (style.needs_slice_workload || policy_->reads_slice_workload() || recording_trace_) {
+    if (slab_estimate_read()) {
         if (balance_.slab_estimate == SlabEstimate::cost) {
             // The interval's last step, costed per slab on every rank (step_once).
             workload.assign(rank_ == 0 ? S : 0, 0.0);

@@ -105,9 +105,10 @@ void SlabSimulation::step_once() {
     interval_time_ += balance_.clock == Clock::model ? modelled : busy;
     if (recording_trace_ && balance_.clock == Clock::model)
         add_step_cost_per_slab();
-    // The last step before an event: what --slab-estimate cost shows the policy.
+    // The last step before an event: what --slab-estimate cost shows the policy
+    // (one more neighbour pass, so only where something reads it).
     if (balance_.slab_estimate == SlabEstimate::cost && balance_.rebalance_every > 0 &&
-        (tissue_.step + 1) % balance_.rebalance_every == 0)
+        (tissue_.step + 1) % balance_.rebalance_every == 0 && slab_estimate_read())
         estimate_step_cost();
     interactions_since_report_ += stats.interactions;
     add_step_totals(modelled, busy, exchange.ghosts, stats.interactions);

@@ -43,7 +43,7 @@ struct BalanceOptions {
     std::string controller_file;        // for rnn
     std::vector<std::string> params;    // POLICY.NAME=VALUE overrides of its parameters
     Clock clock = Clock::model;
-    SlabEstimate slab_estimate = SlabEstimate::interactions;
+    SlabEstimate slab_estimate = SlabEstimate::cost;
     CostModel cost;
 };
 

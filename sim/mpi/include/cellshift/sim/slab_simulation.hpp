@@ -134,6 +134,8 @@ private:
     // interval's last step with each cell on the slab of its centroid then.
     std::vector<double> cost_estimate_;
     void estimate_step_cost();
+    // Whether the policy or the trace being recorded reads the per-slab estimate.
+    bool slab_estimate_read() const;
 };
 
 } // namespace cellshift::sim
