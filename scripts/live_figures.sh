@@ -2,10 +2,11 @@
 # Live selection figures (issue 22): the simulator run on P ranks, on the model clock,
 # for the training and validation tissue configurations of data/configs/tissues.txt
 # (never the evaluation ones), under each policy given and under static. Unlike a
-# trace replay, the policy sees what a live run gives it: the per-slab estimate (the
-# cost model's seconds of the interval's last step, or the pair-count proxy with
-# --options "--slab-estimate interactions"), not the modelled cost of the interval. A benchmark: it prints the model-clock runtime per tissue and the
-# mean over static's; lower is better. It asserts nothing.
+# trace replay, the policy sees what a live run gives it: the per-slab estimate (the cost
+# model's seconds of the interval's last step; the pair-count proxy with --options
+# "--slab-estimate interactions"), not the modelled cost of the interval. A benchmark: it
+# prints the model-clock runtime per tissue and the mean over static's; lower is better.
+# It asserts nothing.
 #
 #   scripts/live_figures.sh [--build DIR] [--ranks P] [--steps N] [--controller FILE]
 #                           [--sets "train validation"] [--options "RUN OPTIONS"]
@@ -31,7 +32,7 @@ while [[ $# -gt 0 ]]; do
         --controller) controller=$2; shift 2 ;;
         --sets) sets=$2; shift 2 ;;
         --options) extra=$2; shift 2 ;;
-        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "live_figures.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
         *) policies+=("$1"); shift ;;
     esac
