@@ -115,6 +115,10 @@ ComparisonResult compare_on_scenarios(const std::vector<PolicySpec>& policies,
     return result;
 }
 
+const data::Matrix* observed_estimate(const data::Trace& trace, TraceObservation observe) {
+    return trace.estimate && observe == TraceObservation::estimate ? &*trace.estimate : nullptr;
+}
+
 ComparisonResult compare_on_trace(const std::vector<PolicySpec>& policies, const data::Trace& trace,
                                   const std::vector<std::int64_t>& ranks, std::int64_t w_min,
                                   double jitter, bool keep_records, const std::string& source,
@@ -137,9 +141,7 @@ ComparisonResult compare_on_trace(const std::vector<PolicySpec>& policies, const
         h.growth_events = trace.growth_events ? &*trace.growth_events : nullptr;
         h.cycle_phase = trace.cycle_phase ? &*trace.cycle_phase : nullptr;
         h.initial_load = trace.initial_load ? &*trace.initial_load : nullptr;
-        // Without an estimate the rollout shows the policy the workload itself.
-        h.estimate =
-            trace.estimate && observe == TraceObservation::estimate ? &*trace.estimate : nullptr;
+        h.estimate = observed_estimate(trace, observe);
         if (jitter > 0.0) {
             h.jitter = [jitter](std::int64_t t, std::int64_t k, std::uint64_t stream) {
                 double z =

@@ -41,11 +41,11 @@ public:
         const ComparisonResult result =
             compare_on_trace(specs, t, options_.ranks, w_min_, jitter_, options_.records, file_,
                              5e-4, options_.cost, observe);
-        const bool sees_estimate = t.estimate && observe == TraceObservation::estimate;
         const std::string caption =
             "trace " + file_ + "; clock: workload (the trace's cost); policies observe " +
-            (sees_estimate ? "the stored estimate" : "the last interval's cost") + "; " +
-            cost_caption(options_.cost);
+            (observed_estimate(t, observe) != nullptr ? "the stored estimate"
+                                                      : "the last interval's cost") +
+            "; " + cost_caption(options_.cost);
         std::cout << format_table(result.rows, caption) << rnn_note(specs, weights.has_value());
         write_outputs(*sub_, options_, result, "trace", caption);
         return 0;

@@ -174,6 +174,11 @@ TEST_CASE("a trace replay observing the cost ignores the stored estimate") {
                                    {1, 8, 1, 1, 1, 1}});
     data::Trace without_estimate = with_estimate;
     without_estimate.estimate.reset();
+    // What the trace command's caption names is what the replay shows.
+    CHECK(eval::observed_estimate(with_estimate, eval::TraceObservation::estimate) ==
+          &*with_estimate.estimate);
+    CHECK(eval::observed_estimate(with_estimate, eval::TraceObservation::cost) == nullptr);
+    CHECK(eval::observed_estimate(without_estimate, eval::TraceObservation::estimate) == nullptr);
     const std::vector<eval::PolicySpec> specs{{"persistence", "persistence", {}}};
     const auto replay = [&](const data::Trace& t, eval::TraceObservation observe) {
         return eval::compare_on_trace(specs, t, {2, 3}, 1, 0.0, false, "test", 5e-4, {0.01, 0.0},

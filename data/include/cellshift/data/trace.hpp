@@ -25,7 +25,7 @@ struct Trace {
     // when it is not row 0 (the simulator's initial workload score); optional.
     std::optional<std::vector<double>> initial_load;
     // [E, S], finite, >= 0: what a live policy observed per slice when `workload` is
-    // a modelled cost it never sees (the simulator's interaction estimate at each
+    // a modelled cost it never sees (the simulator's per-slab estimate at each
     // interval's last step). A replay shows the policy this row and charges `workload`;
     // optional.
     std::optional<Matrix> estimate;

@@ -75,13 +75,18 @@ ComparisonResult compare_on_scenarios(const std::vector<PolicySpec>& policies,
                                       const ScenarioComparison& options);
 
 // What the policies observe per slice of a trace that stores an estimate beside its
-// cost (a simulator trace: the live run's interaction estimate).
+// cost (a simulator trace: the live run's per-slab estimate).
 enum class TraceObservation {
     estimate, // the stored estimate, as the live run's policy saw it (without one: the cost)
     cost,     // the cost of the interval that just ended, as a per-slice timer would
               // measure it: how much a host gains by timing its slices instead of
               // estimating them
 };
+
+// The per-slice table the policies observe on `trace`: its stored estimate when it has
+// one and `observe` asks for it, otherwise nullptr (they see the workload itself).
+// compare_on_trace and the trace command's caption both read it, so they cannot disagree.
+const data::Matrix* observed_estimate(const data::Trace& trace, TraceObservation observe);
 
 // The same table on a user trace: the initial partition is the equal-load split
 // of the trace's first event; observations are noise-free unless jitter > 0.
