@@ -78,9 +78,9 @@ void add_train_options(CLI::App& app, TrainCommandLine& line) {
                    "rank times, stored in the file (1: off; forecast or blend base, ES only)")
         ->capture_default_str();
     app.add_option("--refine-split", c.refine_split,
-                   "1: the cost gate's moves are refined to the minimax whole-slice split when "
-                   "that shortens the next interval, stored in the file (0: off; needs "
-                   "--hold-horizon > 0)")
+                   "the cost gate's choice is replaced by the minimax whole-slice split when "
+                   "that shortens the next interval, stored in the file (1: when it moves; 2: "
+                   "when it moves or holds; 0: off; needs --hold-horizon > 0)")
         ->capture_default_str();
     app.add_option("--lr", c.lr, "Adam learning rate (cosine-annealed)")->capture_default_str();
     app.add_option("--lr-min", c.lr_min, "learning rate at the end of the cosine")
@@ -193,7 +193,8 @@ void validate(const TrainConfig& c) {
             "--calibration-keep must be in [0, 1] (1: off)");
     require(c.calibration_keep == 1 || (c.base != "reactive" && c.optimiser == "es"),
             "--calibration-keep needs a forecast or blend base and --optimiser es");
-    require(c.refine_split == 0 || c.refine_split == 1, "--refine-split must be 0 or 1");
+    require(data::valid_refine_split(c.refine_split),
+            std::string("--refine-split must be ") + data::kRefineSplitValues);
     require(c.refine_split == 0 || c.hold_horizon > 0,
             "--refine-split refines the cost gate's moves: it needs --hold-horizon > 0");
     require(c.base_level_alpha > 0 && c.base_level_alpha <= 1 && c.base_trend_beta >= 0 &&

@@ -43,7 +43,7 @@ struct TrainConfig {
     // the file and active in ES's rollouts; the surrogate does not model it.
     double hold_horizon = 0.0;
     double calibration_keep = 1.0; // 1: the per-slice estimates are not calibrated
-    int refine_split = 0;          // 1: the gate's moves refined to a minimax split
+    int refine_split = 0; // 1: the gate's moves, 2: moves and holds refined to a minimax split
     // How the weights are fitted: "bptt" (back-propagation through the
     // differentiable surrogate) or "es" (evolution strategies on the deployed hard
     // loop, evolution.hpp: the relative runtime itself; needs --objective relative).

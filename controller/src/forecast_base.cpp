@@ -80,8 +80,9 @@ Boundaries gate_move(const std::vector<double>& load, const Boundaries& current,
 }
 
 Boundaries refine_move(const std::vector<double>& load, const Boundaries& current,
-                       const Boundaries& chosen, const Layout& layout, const MigrationCost& cost) {
-    if (chosen == current) {
+                       const Boundaries& chosen, const Layout& layout, const MigrationCost& cost,
+                       bool holds) {
+    if (chosen == current && !holds) {
         return chosen;
     }
     Boundaries refined = optimal_partition(load, layout, chosen);

@@ -24,7 +24,8 @@ public:
           blend_(c.base == data::kBlendBase),
           forecaster_(c.forecast_level_alpha, c.forecast_trend_beta),
           fast_forecaster_(c.fast_level_alpha, c.fast_trend_beta), hold_horizon_(c.hold_horizon),
-          refine_(c.refine_split != 0.0) {
+          refine_(c.refine_split != 0.0),
+          refine_holds_(c.refine_split == data::kRefineMovesAndHolds) {
         set_calibration(c.calibration_keep);
     }
 
@@ -184,7 +185,7 @@ private:
                 result = gate_move(*judge, b, aims, layout(),
                                    stretched_horizon(hold_horizon_, volatility_), cost);
                 if (refine_)
-                    result = refine_move(*judge, b, result, layout(), cost);
+                    result = refine_move(*judge, b, result, layout(), cost, refine_holds_);
             }
         } else {
             std::vector<double> moves(count);
@@ -212,6 +213,7 @@ private:
     HoltForecaster fast_forecaster_;     // the blend base's second forecaster
     double hold_horizon_;                // the cost gate's horizon in intervals (0: no gate)
     bool refine_;                        // the gate's moves refined to a minimax split
+    bool refine_holds_;                  // and its holds
     std::vector<double> forecast_error_; // [2] holt's and the fast forecast's, averaged
     TotalVolatility volatility_;         // of the total workload: the gate's horizon
 };

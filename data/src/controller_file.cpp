@@ -88,8 +88,8 @@ void validate(const Controller& c, const std::string& where) {
     if (!valid_calibration_keep(c.calibration_keep)) {
         fail(where, "calibration_keep must be in [0, 1] (1: off)");
     }
-    if (c.refine_split != 0.0 && c.refine_split != 1.0) {
-        fail(where, "refine_split must be 0 (off) or 1 (on)");
+    if (!valid_refine_split(c.refine_split)) {
+        fail(where, std::string("refine_split must be ") + kRefineSplitValues);
     }
     if (c.refine_split != 0.0 && c.hold_horizon == 0.0) {
         fail(where, "refine_split needs the cost gate (hold_horizon > 0)");

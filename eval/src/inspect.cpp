@@ -52,7 +52,11 @@ std::string describe_controller(const data::Controller& c) {
     // The settings that change what the base decides, so two files can be told apart.
     if (c.hold_horizon > 0.0) {
         out << ", cost gate (hold horizon " << c.hold_horizon << " intervals"
-            << (c.refine_split != 0.0 ? ", minimax refinement" : "") << ")";
+            << (c.refine_split == data::kRefineMoves ? ", minimax refinement of its moves"
+                : c.refine_split == data::kRefineMovesAndHolds
+                    ? ", minimax refinement of its moves and holds"
+                    : "")
+            << ")";
     }
     if (c.calibration_keep < 1.0) {
         out << ", estimates calibrated (keep " << c.calibration_keep << " per event)";

@@ -168,13 +168,17 @@ TEST_CASE("controller: the gate's refinement switch round-trips and is optional"
     data::write_controller(path, written);
     CHECK(test::same(written, data::read_controller(path)));
     CHECK(data::read_controller(path).refine_split == 1.0);
+    written.refine_split = 2.0; // the gate's holds as well
+    data::write_controller(path, written);
+    CHECK(data::read_controller(path).refine_split == 2.0);
     // A file without the attribute (every file before the refinement) does not refine.
     test::delete_attribute(path, "/", "refine_split");
     CHECK(data::read_controller(path).refine_split == 0.0);
     data::Controller half = written;
     half.refine_split = 0.5;
-    CHECK_DATA_ERROR(data::write_controller(dir.file("bad.h5"), half), dir.file("bad.h5"),
-                     "refine_split must be 0 (off) or 1 (on)");
+    CHECK_DATA_ERROR(
+        data::write_controller(dir.file("bad.h5"), half), dir.file("bad.h5"),
+        "refine_split must be 0 (off), 1 (the gate's moves) or 2 (its moves and holds)");
     data::Controller ungated = written;
     ungated.hold_horizon = 0.0;
     CHECK_DATA_ERROR(data::write_controller(dir.file("bad.h5"), ungated), dir.file("bad.h5"),

@@ -26,8 +26,13 @@ TEST_CASE("inspect summarises each format", "[eval][inspect]") {
     gated.refine_split = 1.0;
     data::write_controller(dir.file("g.h5"), gated);
     CHECK_THAT(eval::describe_file(dir.file("g.h5")),
-               Catch::Contains("cost gate (hold horizon 8 intervals, minimax refinement)") &&
+               Catch::Contains("cost gate (hold horizon 8 intervals, minimax refinement of its "
+                               "moves)") &&
                    Catch::Contains("estimates calibrated (keep 0.9 per event)"));
+    gated.refine_split = 2.0;
+    data::write_controller(dir.file("g2.h5"), gated);
+    CHECK_THAT(eval::describe_file(dir.file("g2.h5")),
+               Catch::Contains("minimax refinement of its moves and holds)"));
 
     data::Trace t;
     t.workload = data::Matrix(2, 3, 1.5); // 4.5 per event

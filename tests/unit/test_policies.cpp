@@ -243,11 +243,15 @@ TEST_CASE("rnn: the cost gate moves only when the forecast says the move pays wi
     file.hold_horizon = 2.0;
     CHECK(decide_with({}) == held);
     CHECK(decide_with({{"hold_horizon", 0.0}}) == moved);
-    // rnn.refine is a switch, and it refines the gate's moves: none without a gate.
-    CHECK_THROWS_WITH(decide_with({{"refine", 0.5}}),
-                      "rnn.refine must be -1 (the file's), 0 (off) or 1 (on)");
-    CHECK_THROWS_WITH(decide_with({{"hold_horizon", 0.0}, {"refine", 1.0}}),
-                      "rnn.refine refines the cost gate's moves; this controller has no gate");
+    // rnn.refine is one of three settings, and it refines the gate's choice: none
+    // without a gate.
+    for (const double bad : {0.5, 1.5})
+        CHECK_THROWS_WITH(decide_with({{"refine", bad}}),
+                          "rnn.refine must be -1 (the file's), 0 (off), 1 (the gate's moves) or "
+                          "2 (its moves and holds)");
+    for (const double on : {1.0, 2.0})
+        CHECK_THROWS_WITH(decide_with({{"hold_horizon", 0.0}, {"refine", on}}),
+                          "rnn.refine refines the cost gate's moves; this controller has no gate");
     for (const double bad : {0.5, -0.5}) // between the file's (-1), no gate (0) and 1
         CHECK_THROWS_WITH(decide_with({{"hold_horizon", bad}}),
                           "rnn.hold_horizon must be -1 (the file's), 0 or in [1, 1e6]");
@@ -296,8 +300,15 @@ TEST_CASE("cost gate refinement: the minimax split, if it shortens the next inte
     const Boundaries current{0, 1, 2, 6}, chosen{0, 1, 3, 6}, minimax{0, 2, 4, 6};
     CHECK(refine_move(load, current, chosen, l, MigrationCost{0.4, 0.0}) == minimax);
     CHECK(refine_move(load, current, chosen, l, MigrationCost{0.6, 0.0}) == chosen);
-    // A hold is never refined, however uneven.
+    // A hold is refined only when asked (refine_split 2), under the same one-interval
+    // test: from cuts 1, 2 the minimax split 2, 4 lasts 2 + 3M against the hold's 4, so
+    // it is taken iff M < 2/3.
     CHECK(refine_move(load, current, current, l, MigrationCost{0.0, 0.0}) == current);
+    CHECK(refine_move(load, current, current, l, MigrationCost{0.6, 0.0}, true) == minimax);
+    CHECK(refine_move(load, current, current, l, MigrationCost{0.7, 0.0}, true) == current);
+    // An even split held stays: its minimax split is itself (nearest to the hold).
+    const Boundaries even{0, 2, 4, 6};
+    CHECK(refine_move(load, even, even, l, MigrationCost{0.0, 0.0}, true) == even);
 
     // Against brute force: with free migration a move is refined to the lowest
     // bottleneck over every feasible split (all cuts of 10 slices into 4 parts of >= 1).
@@ -323,6 +334,10 @@ TEST_CASE("cost gate refinement: the minimax split, if it shortens the next inte
         } else {
             CHECK(bottleneck(w, r) == Approx(best).epsilon(1e-12));
         }
+        // A hold refined with free migration reaches the same optimum.
+        const Boundaries held = refine_move(w, from, from, small, MigrationCost{0.0, 0.0}, true);
+        validate(small, held);
+        CHECK(bottleneck(w, held) == Approx(std::min(best, bottleneck(w, from))).epsilon(1e-12));
     }
 }
 
@@ -332,16 +347,16 @@ TEST_CASE("cost gate refinement: the minimax split, if it shortens the next inte
 // (the zero head's own move) and the fast split. Returns how many events the judge
 // was the fast forecast and how many the stretch changed the gate's choice.
 struct GateReplay {
-    int fast_judged = 0, stretch_mattered = 0, refined = 0;
+    int fast_judged = 0, stretch_mattered = 0, refined = 0, refined_holds = 0;
     std::int64_t migrated = 0;
 };
 
 template <class Workload>
-GateReplay replay_gate(double mu, const Workload& workload, bool refine = false) {
+GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0) {
     const Layout l{96, 8, 2};
     data::Controller c = untrained_blend_controller(0.6, 0.0, 1.0, 0.3, 24, 5);
     c.hold_horizon = 4.0;
-    c.refine_split = refine ? 1.0 : 0.0;
+    c.refine_split = refine;
     auto policy = make_rnn_policy(c);
     policy->reset(l, uniform_boundaries(l));
     HoltForecaster slow(0.6, 0.0), fast(1.0, 0.3);
@@ -385,9 +400,13 @@ GateReplay replay_gate(double mu, const Workload& workload, bool refine = false)
         const std::vector<Boundaries> aims{target, target, split_equal_load(fast.forecast(), l)};
         INFO("mu " << mu << " event " << t << " horizon " << horizon);
         const Boundaries gated = gate_move(judge, before, aims, l, horizon, cost);
-        const Boundaries expected = refine ? refine_move(judge, before, gated, l, cost) : gated;
+        const Boundaries expected =
+            refine != 0.0
+                ? refine_move(judge, before, gated, l, cost, refine == data::kRefineMovesAndHolds)
+                : gated;
         CHECK(after == expected);
         r.refined += expected != gated ? 1 : 0;
+        r.refined_holds += expected != gated && gated == before ? 1 : 0;
         r.fast_judged += fast_error < slow_error ? 1 : 0;
         r.stretch_mattered += gate_move(judge, before, aims, l, 4.0, cost) != after ? 1 : 0;
         r.migrated += migrated_slices(before, after);
@@ -432,9 +451,13 @@ TEST_CASE("rnn: with refine_split the gate's moves are refined to the minimax sp
     // The same replay with the refinement: the policy is the gate's choice refined, event
     // by event, and on the drifting bump the refinement changes some of the moves.
     for (const double mu : {0.05, 0.5}) {
-        const GateReplay r = replay_gate(mu, drifting_bump, /*refine=*/true);
+        const GateReplay moves = replay_gate(mu, drifting_bump, data::kRefineMoves);
         INFO("mu " << mu);
-        CHECK(r.refined > 0);
+        CHECK(moves.refined > 0);
+        CHECK(moves.refined_holds == 0);
+        // With refine_split 2 some of the gate's holds are refined as well.
+        const GateReplay holds = replay_gate(mu, drifting_bump, data::kRefineMovesAndHolds);
+        CHECK(holds.refined_holds > 0);
     }
 }
 

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 
 namespace cellshift::controller::styles {
 
@@ -43,10 +44,11 @@ std::unique_ptr<Policy> make_rnn(const RnnFields& f, const PolicySettings& setti
         c.calibration_keep = f.calibrate;
     }
     if (f.refine != -1.0) { // -1: the file's own
-        if (f.refine != 0.0 && f.refine != 1.0) {
-            throw std::invalid_argument("rnn.refine must be -1 (the file's), 0 (off) or 1 (on)");
+        if (!data::valid_refine_split(f.refine)) {
+            throw std::invalid_argument(std::string("rnn.refine must be -1 (the file's), ") +
+                                        data::kRefineSplitValues);
         }
-        if (f.refine == 1.0 && c.hold_horizon == 0.0) {
+        if (f.refine != 0.0 && c.hold_horizon == 0.0) {
             throw std::invalid_argument(
                 "rnn.refine refines the cost gate's moves; this controller has no gate");
         }
@@ -73,10 +75,10 @@ CELLSHIFT_POLICY_STYLES(rnn) {
          {kCalibrateParameter, &RnnFields::calibrate, -1.0, -1.0, 1.0,
           "memory per event of the per-slice estimates' calibration against the measured rank "
           "times (0: the last interval's ratio alone; 1: off; -1: the controller file's value)"},
-         {"refine", &RnnFields::refine, -1.0, -1.0, 1.0,
-          "cost gate: a move it makes is refined to the minimax whole-slice split if that "
-          "shortens the next interval, migration included (1: on; 0: off; -1: the controller "
-          "file's value)"}},
+         {"refine", &RnnFields::refine, -1.0, -1.0, 2.0,
+          "cost gate: its choice is replaced by the minimax whole-slice split if that "
+          "shortens the next interval, migration included (1: when it moves; 2: when it moves "
+          "or holds; 0: off; -1: the controller file's value)"}},
         Reads::rank_times, make_rnn));
 
     std::vector<Field<RnnZeroFields>> zero = reactive_fields<RnnZeroFields>();

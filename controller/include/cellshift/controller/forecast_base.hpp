@@ -70,20 +70,24 @@ Boundaries gate_move(const std::vector<double>& load, const Boundaries& current,
                      const std::vector<Boundaries>& aims, const Layout& layout, double horizon,
                      const MigrationCost& cost);
 
-// The gate's minimax refinement (opt-in: a controller file's `refine_split`, or
-// `--param rnn.refine=1`). Every split the gate weighs rounds each cut to the nearer
-// slice on its own; the whole-slice split with the lowest bottleneck under `load`
+// The gate's minimax refinement (a controller file's `refine_split`, or `--param
+// rnn.refine=1|2`). Every split the gate weighs rounds each cut to the nearer slice on
+// its own; the whole-slice split with the lowest bottleneck under `load`
 // (optimal_partition, the oracle's algorithm, among its optima the one nearest to
-// `chosen`) can be up to a slice's load lighter on the heaviest rank. A move the gate
-// has made (`chosen` != `current`; a hold is never refined) is replaced by it if the
-// refined split's first interval (interval_runtime from `current`), its extra
-// migration included, is shorter than the chosen split's.
+// `chosen`) can be up to a slice's load lighter on the heaviest rank. The gate's choice
+// is replaced by it if the refined split's first interval (interval_runtime from
+// `current`), its extra migration included, is shorter than the chosen split's: a move
+// the gate has made (`chosen` != `current`) always, a hold only with `holds` (refine_split
+// 2). A hold is a choice as well: where every rounded candidate is a slice too coarse
+// to pay, the minimax split often pays within the interval (on the selection data,
+// sessions 13 and 17 of docs/research_log.md).
 // Judged over one interval, not the gate's horizon: the gain is a fraction of a slice,
 // which the next event's forecast rounds afresh, so it cannot be banked for longer
 // (over the horizon it paid on paper for moves that did not pay at a GPU's mu;
 // docs/research_log.md, sessions 10 and 12).
 Boundaries refine_move(const std::vector<double>& load, const Boundaries& current,
-                       const Boundaries& chosen, const Layout& layout, const MigrationCost& cost);
+                       const Boundaries& chosen, const Layout& layout, const MigrationCost& cost,
+                       bool holds = false);
 
 // The blend base's gate judges under whichever of its two forecasts has been more
 // accurate lately: each forecast's relative error (holt.hpp) in a moving average that

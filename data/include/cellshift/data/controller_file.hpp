@@ -62,8 +62,9 @@ struct Controller {
     // (controller/rank_time_calibration.hpp): its memory per event, in [0, 1]; 1 (the
     // default, and every file without the attribute): off.
     double calibration_keep = 1.0;
-    // The gate's minimax refinement (controller/forecast_base.hpp refine_move): 1 on,
-    // 0 (the default, and every file without the attribute) off. Needs the gate.
+    // The gate's minimax refinement (controller/forecast_base.hpp refine_move): 1 the
+    // gate's moves, 2 its moves and its holds, 0 (the default, and every file without
+    // the attribute) off. Needs the gate.
     double refine_split = 0.0;
 
     Matrix weight_ih;              // [3H, F]
@@ -104,6 +105,16 @@ inline bool valid_hold_horizon(double h) {
 inline bool valid_calibration_keep(double keep) {
     return keep >= 0.0 && keep <= 1.0;
 }
+
+// The minimax refinement's switch, one rule for the file, the rnn style's override and
+// the trainer: 0 (off), 1 (the gate's moves) or 2 (its moves and its holds).
+inline constexpr double kRefineMoves = 1.0;
+inline constexpr double kRefineMovesAndHolds = 2.0;
+inline bool valid_refine_split(double r) {
+    return r == 0.0 || r == kRefineMoves || r == kRefineMovesAndHolds;
+}
+inline constexpr const char* kRefineSplitValues =
+    "0 (off), 1 (the gate's moves) or 2 (its moves and holds)";
 
 // Checks shapes, finiteness and ranges; throws Error naming `where`.
 void validate(const Controller& controller, const std::string& where);
