@@ -196,7 +196,7 @@ void validate(const TrainConfig& c) {
     require(data::valid_refine_split(c.refine_split),
             std::string("--refine-split must be ") + data::kRefineSplitValues);
     require(c.refine_split == 0 || c.hold_horizon > 0,
-            "--refine-split refines the cost gate's moves: it needs --hold-horizon > 0");
+            "--refine-split refines the cost gate's choice: it needs --hold-horizon > 0");
     require(c.base_level_alpha > 0 && c.base_level_alpha <= 1 && c.base_trend_beta >= 0 &&
                 c.base_trend_beta <= 1,
             "--base-level-alpha must be in (0, 1] and --base-trend-beta in [0, 1]");

@@ -17,6 +17,7 @@ struct cellshift_controller {
     cellshift::controller::Layout layout;
     double migration_cost = cellshift::controller::kDefaultMigrationCost;
     double rebalance_cost = 0.0;
+    std::int64_t intervals_left = 0; // counted down by every step; 0: not known
 };
 
 namespace {
@@ -136,8 +137,11 @@ int cellshift_controller_step(cellshift_controller* c, const double* rank_times,
         o.cycle_phase = cycle_phase;
         o.migration_cost = c->migration_cost;
         o.rebalance_cost = c->rebalance_cost;
+        o.intervals_left = c->intervals_left;
         const Boundaries& b = c->policy->decide(o);
         std::copy(b.begin(), b.end(), boundaries_out);
+        if (c->intervals_left > 1)
+            --c->intervals_left; // the last interval stays the last one
     });
 }
 
@@ -163,6 +167,19 @@ int cellshift_controller_set_costs(cellshift_controller* c, double migration_cos
         }
         c->migration_cost = migration_cost;
         c->rebalance_cost = rebalance_cost;
+    });
+}
+
+int cellshift_controller_set_intervals_left(cellshift_controller* c, int64_t intervals, char* error,
+                                            size_t error_size) {
+    return guarded(error, error_size, [&] {
+        if (c == nullptr) {
+            throw std::invalid_argument("null controller");
+        }
+        if (intervals < 0) {
+            throw std::invalid_argument("intervals left must be >= 0 (0: not known)");
+        }
+        c->intervals_left = intervals;
     });
 }
 

@@ -53,6 +53,10 @@ Boundaries project_feasible(const std::vector<std::int64_t>& interior, const Lay
     return b;
 }
 
+double horizon_within_run(double horizon, std::int64_t intervals_left) {
+    return intervals_left > 0 ? std::min(horizon, static_cast<double>(intervals_left)) : horizon;
+}
+
 Boundaries gate_move(const std::vector<double>& load, const Boundaries& current,
                      const std::vector<Boundaries>& aims, const Layout& layout, double horizon,
                      const MigrationCost& cost) {

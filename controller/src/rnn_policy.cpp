@@ -18,14 +18,14 @@ namespace {
 
 class RnnPolicy final : public Policy {
 public:
-    explicit RnnPolicy(const data::Controller& c)
+    RnnPolicy(const data::Controller& c, bool end_aware)
         : gru_(c), params_{c.alpha, c.tau, c.ds_max_fraction}, features_(c.feature_count()),
           forecast_base_(c.base == data::kForecastBase || c.base == data::kBlendBase),
           blend_(c.base == data::kBlendBase),
           forecaster_(c.forecast_level_alpha, c.forecast_trend_beta),
           fast_forecaster_(c.fast_level_alpha, c.fast_trend_beta), hold_horizon_(c.hold_horizon),
           refine_(c.refine_split != 0.0),
-          refine_holds_(c.refine_split == data::kRefineMovesAndHolds) {
+          refine_holds_(c.refine_split == data::kRefineMovesAndHolds), end_aware_(end_aware) {
         set_calibration(c.calibration_keep);
     }
 
@@ -182,8 +182,10 @@ private:
                         judge = &fast_forecast;
                 }
                 const MigrationCost cost{o.migration_cost, o.rebalance_cost};
-                result = gate_move(*judge, b, aims, layout(),
-                                   stretched_horizon(hold_horizon_, volatility_), cost);
+                double horizon = stretched_horizon(hold_horizon_, volatility_);
+                if (end_aware_)
+                    horizon = horizon_within_run(horizon, o.intervals_left);
+                result = gate_move(*judge, b, aims, layout(), horizon, cost);
                 if (refine_)
                     result = refine_move(*judge, b, result, layout(), cost, refine_holds_);
             }
@@ -214,13 +216,14 @@ private:
     double hold_horizon_;                // the cost gate's horizon in intervals (0: no gate)
     bool refine_;                        // the gate's moves refined to a minimax split
     bool refine_holds_;                  // and its holds
+    bool end_aware_;                     // the gate's horizon ends with the run
     std::vector<double> forecast_error_; // [2] holt's and the fast forecast's, averaged
     TotalVolatility volatility_;         // of the total workload: the gate's horizon
 };
 
 } // namespace
 
-std::unique_ptr<Policy> make_rnn_policy(const data::Controller& c) {
+std::unique_ptr<Policy> make_rnn_policy(const data::Controller& c, bool end_aware) {
     const std::size_t f = c.feature_count();
     if ((f != kRankTimeFeatureCount && f != kForecastFeatureCount && f != kFeatureCount) ||
         c.feature_names != feature_names(f) || c.clamp_min != feature_clamp_min(f) ||
@@ -235,7 +238,7 @@ std::unique_ptr<Policy> make_rnn_policy(const data::Controller& c) {
                                     std::to_string(kCostFeatureCount) + " features, this one " +
                                     std::to_string(f));
     }
-    return std::make_unique<RnnPolicy>(c);
+    return std::make_unique<RnnPolicy>(c, end_aware);
 }
 
 data::Controller untrained_controller(const ReactiveParams& params, std::size_t hidden,

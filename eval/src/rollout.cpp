@@ -71,9 +71,10 @@ Rollout run_rollout(controller::Policy& policy, const std::string& policy_name,
             o.growth_events = row_of(*h.growth_events, t - 1);
         }
         std::vector<double> truth = row_of(w, t);
-        o.next_workload = truth;       // read by the clairvoyant oracle only
-        o.migration_cost = cost.mu;    // the host's costs, which the runtime charges and
-        o.rebalance_cost = cost.kappa; // a cost-aware controller reads
+        o.next_workload = truth;           // read by the clairvoyant oracle only
+        o.migration_cost = cost.mu;        // the host's costs, which the runtime charges and
+        o.rebalance_cost = cost.kappa;     // a cost-aware controller reads
+        o.intervals_left = events - t + 1; // the run's length is known, not its workload
 
         controller::Boundaries before = b;
         b = policy.decide(o);

@@ -4,7 +4,9 @@
 #include "cellshift/controller/registry.hpp"
 #include "cellshift/sim/slab_decomposition.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 
 namespace cellshift::sim {
@@ -73,6 +75,14 @@ std::unique_ptr<controller::Policy> make_checked_policy(const SemParams& params,
         settings.overrides[param.name] = param.value;
     }
     return controller::make_policy(balance.policy, settings);
+}
+
+std::int64_t rebalance_intervals_left(std::int64_t step, std::int64_t last_step,
+                                      std::int64_t rebalance_every) {
+    if (last_step <= 0 || rebalance_every <= 0)
+        return 0;
+    const std::int64_t steps_left = last_step - step;
+    return std::max<std::int64_t>(1, (steps_left + rebalance_every - 1) / rebalance_every);
 }
 
 } // namespace cellshift::sim

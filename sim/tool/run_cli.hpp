@@ -105,6 +105,12 @@ inline CLI::App* add_run_subcommand(CLI::App& app, RunCommandLine& line) {
                     "also write it every N steps (0: only at the end)")
         ->capture_default_str()
         ->group(run_group);
+    run->add_option("--last-step", line.run.last_step,
+                    "the step the whole run ends at, across restarts, as the balancing policy "
+                    "is told (the learned controller makes no move that cannot repay its "
+                    "migration by then): -1, this invocation's last step; 0, not known")
+        ->capture_default_str()
+        ->group(run_group);
     run->add_option("--restart", line.run.restart,
                     "continue from this checkpoint (same configuration and rank count); --steps "
                     "counts the steps added")

@@ -280,6 +280,9 @@ void validate_run_options(const RunOptions& o, int ranks) {
         throw std::invalid_argument("--checkpoint-every must be >= 0");
     if (o.snapshot_every > 0 && o.out.empty())
         throw std::invalid_argument("--snapshot-every needs --out FOLDER");
+    if (o.last_step < -1)
+        throw std::invalid_argument("--last-step must be >= -1 (-1: this run's last step; 0: "
+                                    "not known)");
     if (o.checkpoint_every > 0 && o.checkpoint.empty())
         throw std::invalid_argument("--checkpoint-every needs --checkpoint FILE");
     if (!o.dump_forces.empty() && ranks > 1)
@@ -308,6 +311,15 @@ int run_simulation(MPI_Comm comm, const SemParams& params, const BalanceOptions&
     });
     SlabSimulation sim(comm, params, balance, o.backend, configuration,
                        o.restart.empty() ? nullptr : &restart);
+    // The policy is told how many rebalancing intervals the run has left (the learned
+    // controller's cost gate makes no move that cannot repay its migration by then).
+    const std::int64_t end = sim.local().step + o.steps;
+    mpi::agree(comm, [&] {
+        if (o.last_step > 0 && o.last_step < end)
+            throw std::invalid_argument("--last-step " + std::to_string(o.last_step) +
+                                        " is before this run's last step, " + std::to_string(end));
+    });
+    sim.set_last_step(o.last_step == -1 ? end : o.last_step);
     if (!o.trace_out.empty()) {
         mpi::agree(comm, [&] {
             if (balance.rebalance_every < 1 || o.steps < 2 * balance.rebalance_every)

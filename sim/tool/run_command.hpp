@@ -26,7 +26,10 @@ struct RunOptions {
     std::string checkpoint;            // checkpoint file, rewritten atomically
     std::int64_t checkpoint_every = 0; // steps between checkpoints (0: only at the end)
     std::string restart;               // checkpoint to continue from
-    bool quiet = false;                // no progress bar
+    // The step at which the whole run ends, across restarts, as the policy is told
+    // (Observation::intervals_left): -1, this invocation's last step; 0, not known.
+    std::int64_t last_step = -1;
+    bool quiet = false; // no progress bar
 };
 
 // Throws std::invalid_argument for inconsistent run options on `ranks` ranks

@@ -7,7 +7,8 @@ set -euo pipefail
 mpirun=$1; sim=$2; controller=$3; out=$4
 rm -rf "$out"; mkdir -p "$out"
 common=(-q --backend cpu-binned --Lx 48 --Ly 8 --Lz 10 --cycle-time 4 --patch-fraction 0.6
-        --w-min 3 --rebalance-every 40 --policy rnn --controller "$controller" --report-every 100)
+        --w-min 3 --rebalance-every 40 --policy rnn --controller "$controller" --report-every 100
+        --last-step 300)
 "$mpirun" --quiet -n 2 "$sim" run "${common[@]}" --steps 300 --snapshot-every 300 \
     --out "$out/straight" --run-record "$out/straight.h5" > "$out/straight.log"
 "$mpirun" --quiet -n 2 "$sim" run "${common[@]}" --steps 130 --checkpoint "$out/ckpt.h5" \

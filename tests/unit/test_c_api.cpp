@@ -112,6 +112,46 @@ TEST_CASE("C API: the host's costs reach a cost-aware controller; bad costs are 
     cellshift_controller_destroy(dear);
 }
 
+TEST_CASE("C API: the run's length reaches the cost gate and counts down; a negative one is "
+          "refused",
+          "[capi]") {
+    cellshift::test::TempDir dir;
+    const std::string file = dir.file("gated.h5");
+    // A gated forecast controller (holt at level 1, horizon 8) on two ranks of two slices:
+    // a balanced first event holds, then loads 3,1 | 1,1 at mu = 1.9, where moving slice
+    // 1 pays within two intervals (3 + 1.9 + 3 < 8) but not within one (4.9 > 4).
+    auto weights = cellshift::controller::untrained_forecast_controller(1.0, 0.0, 24, 7);
+    weights.hold_horizon = 8.0;
+    cellshift::data::write_controller(file, weights);
+    char err[256];
+    const auto second_step = [&](int64_t left) {
+        cellshift_controller* c = cellshift_controller_create("rnn", file.c_str(), nullptr, 4, 2, 1,
+                                                              nullptr, err, sizeof err);
+        REQUIRE(c != nullptr);
+        REQUIRE(cellshift_controller_set_costs(c, 1.9, 0.0, err, sizeof err) == 0);
+        REQUIRE(cellshift_controller_set_intervals_left(c, left, err, sizeof err) == 0);
+        int64_t b[3];
+        const double even[4] = {1, 1, 1, 1}, even_times[2] = {2, 2};
+        REQUIRE(cellshift_controller_step(c, even_times, even, nullptr, 0.0, b, err, sizeof err) ==
+                0);
+        CHECK(b[1] == 2);
+        const double heavy[4] = {3, 1, 1, 1}, heavy_times[2] = {4, 2};
+        REQUIRE(cellshift_controller_step(c, heavy_times, heavy, nullptr, 0.0, b, err,
+                                          sizeof err) == 0);
+        cellshift_controller_destroy(c);
+        return b[1];
+    };
+    CHECK(second_step(0) == 1); // not known: the file's horizon, the move pays
+    CHECK(second_step(3) == 1); // two left at the second step
+    CHECK(second_step(2) == 2); // one left: it holds
+    CHECK(second_step(1) == 2); // the count stays at 1
+    cellshift_controller* c =
+        cellshift_controller_create("holt", nullptr, nullptr, 4, 2, 1, nullptr, err, sizeof err);
+    CHECK(cellshift_controller_set_intervals_left(c, -1, err, sizeof err) == -1);
+    CHECK(std::string(err) == "intervals left must be >= 0 (0: not known)");
+    cellshift_controller_destroy(c);
+}
+
 namespace {
 std::atomic<int> forks{0};
 void count_fork() {

@@ -152,6 +152,37 @@ TEST_CASE("rnn: a forecast base with a zero head is holt, event by event", "[con
     CHECK(differ > 0);
 }
 
+TEST_CASE("rnn: the cost gate's horizon ends with the run", "[controller][rnn]") {
+    CHECK(horizon_within_run(8.0, 0) == 8.0); // not known: the horizon as it is
+    CHECK(horizon_within_run(8.0, 3) == 3.0);
+    CHECK(horizon_within_run(8.0, 20) == 8.0);
+    CHECK(horizon_within_run(12.5, 1) == 1.0);
+    // The two-rank case of the next test with H = 8 and mu = 1.9: holding costs 4 per
+    // interval; the move costs 3 + 1.9 in its first interval and 3 in each after it. Over
+    // the file's horizon it pays (25.9 < 32); with two intervals left as well (7.9 < 8);
+    // with one left it does not (4.9 > 4).
+    const Layout l{4, 2, 1};
+    const Boundaries held{0, 2, 4}, moved{0, 1, 4};
+    data::Controller file = untrained_forecast_controller(1.0, 0.0, 24, 7);
+    file.hold_horizon = 8.0;
+    const auto decide = [&](std::int64_t left, double end_aware) {
+        PolicySettings settings{{{"end_aware", end_aware}}, "", &file};
+        auto policy = make_policy("rnn", settings);
+        policy->reset(l, uniform_boundaries(l));
+        Observation o;
+        o.slice_workload = {3.0, 1.0, 1.0, 1.0};
+        o.rank_times = {4.0, 2.0};
+        o.migration_cost = 1.9;
+        o.intervals_left = left;
+        return policy->decide(o);
+    };
+    CHECK(decide(0, 1.0) == moved);
+    CHECK(decide(2, 1.0) == moved);
+    CHECK(decide(1, 1.0) == held);
+    CHECK(decide(1, 0.0) == moved); // rnn.end_aware=0: as if the run never ended
+    CHECK_THROWS_WITH(decide(1, 0.5), "rnn.end_aware must be 0 (off) or 1 (on)");
+}
+
 TEST_CASE("rnn: a blend base is holt at a zero head and the fast holt at full blend",
           "[controller][rnn]") {
     // aim = target + tanh(o3) (fast - target) for o3 >= 0: o3 = 0 is the base forecaster's split,
@@ -251,7 +282,7 @@ TEST_CASE("rnn: the cost gate moves only when the forecast says the move pays wi
                           "2 (its moves and holds)");
     for (const double on : {1.0, 2.0})
         CHECK_THROWS_WITH(decide_with({{"hold_horizon", 0.0}, {"refine", on}}),
-                          "rnn.refine refines the cost gate's moves; this controller has no gate");
+                          "rnn.refine refines the cost gate's choice; this controller has no gate");
     for (const double bad : {0.5, -0.5}) // between the file's (-1), no gate (0) and 1
         CHECK_THROWS_WITH(decide_with({{"hold_horizon", bad}}),
                           "rnn.hold_horizon must be -1 (the file's), 0 or in [1, 1e6]");

@@ -34,6 +34,18 @@ private:
     std::deque<std::vector<double>> moves_;
 };
 
+// Holds, and keeps what every observation said about the run's end.
+class EndWatcher : public controller::Policy {
+public:
+    std::vector<std::int64_t> seen;
+
+protected:
+    controller::Boundaries next(const controller::Observation& o) override {
+        seen.push_back(o.intervals_left);
+        return boundaries();
+    }
+};
+
 data::Matrix rows(const std::vector<std::vector<double>>& r) {
     data::Matrix m(r.size(), r.front().size());
     for (std::size_t i = 0; i < r.size(); ++i)
@@ -85,6 +97,16 @@ TEST_CASE("runtime of a hand-worked two-rank rollout, every term") {
         CHECK(f.summary.runtime == Approx(slowest).epsilon(1e-14));
         CHECK(f.summary.runtime == Approx(3.0 + 4.0).epsilon(1e-14));
     }
+}
+
+TEST_CASE("a rollout tells the policy how many intervals are left, the last one 1") {
+    // Five rows: row 0 sets the partition, events 1..4 govern rows 1..4.
+    const data::Matrix w = rows({{1, 1}, {1, 2}, {2, 1}, {1, 1}, {3, 1}});
+    eval::WorkloadHistory h;
+    h.workload = &w;
+    EndWatcher policy;
+    eval::run_rollout(policy, "watcher", controller::Layout{2, 2, 1}, h, false, {});
+    CHECK(policy.seen == std::vector<std::int64_t>{4, 3, 2, 1});
 }
 
 TEST_CASE("a policy that never moves costs exactly static; moves cost more as mu grows") {

@@ -2,6 +2,7 @@
 // neighbour-only ghost condition, and the cell/element messages.
 
 #include "../support/sem_samples.hpp"
+#include "cellshift/sim/balance_options.hpp"
 #include "cellshift/sim/element_parcel.hpp"
 #include "cellshift/sim/lifecycle.hpp"
 #include "cellshift/sim/slab_decomposition.hpp"
@@ -12,6 +13,18 @@
 #include <algorithm>
 
 using namespace cellshift;
+
+TEST_CASE("the intervals a run has left after an event, the last one cut short included",
+          "[sim][decomposition]") {
+    CHECK(sim::rebalance_intervals_left(0, 1000, 100) == 10);
+    CHECK(sim::rebalance_intervals_left(100, 1000, 100) == 9);
+    CHECK(sim::rebalance_intervals_left(900, 1000, 100) == 1);
+    CHECK(sim::rebalance_intervals_left(900, 950, 100) == 1); // 50 steps: still one
+    CHECK(sim::rebalance_intervals_left(800, 950, 100) == 2);
+    CHECK(sim::rebalance_intervals_left(1000, 1000, 100) == 1); // nothing left: the least
+    CHECK(sim::rebalance_intervals_left(100, 0, 100) == 0);     // the end is not known
+    CHECK(sim::rebalance_intervals_left(100, 1000, 0) == 0);    // nothing rebalances
+}
 
 TEST_CASE("slabs must be whole bins; owners follow the boundaries", "[sim][decomposition]") {
     sim::SemParams p; // Lx 96, bin edge 2: 48 bin columns

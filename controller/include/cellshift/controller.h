@@ -63,6 +63,13 @@ int cellshift_controller_reset(cellshift_controller* controller, const int64_t* 
 int cellshift_controller_set_costs(cellshift_controller* controller, double migration_cost,
                                    double rebalance_cost, char* error, size_t error_size);
 
+/* How many rebalancing intervals the run has left, the one the next step's
+ * boundaries govern included (its total steps over the rebalancing interval, if set
+ * before the first step); every step counts it down, down to 1. 0, the default: not
+ * known. The learned controller then makes no move that cannot repay its migration
+ * before the run ends. Returns 0, or -1 for a negative count. */
+int cellshift_controller_set_intervals_left(cellshift_controller* controller, int64_t intervals,
+                                            char* error, size_t error_size);
 /* Interior boundaries whose move w_min shortened at the last step. */
 int64_t cellshift_controller_limited(const cellshift_controller* controller);
 

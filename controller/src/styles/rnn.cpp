@@ -17,6 +17,7 @@ struct RnnFields {
     double hold_horizon = -1.0;
     double calibrate = -1.0;
     double refine = -1.0;
+    double end_aware = 1.0;
 };
 
 std::unique_ptr<Policy> make_rnn(const RnnFields& f, const PolicySettings& settings) {
@@ -50,11 +51,14 @@ std::unique_ptr<Policy> make_rnn(const RnnFields& f, const PolicySettings& setti
         }
         if (f.refine != 0.0 && c.hold_horizon == 0.0) {
             throw std::invalid_argument(
-                "rnn.refine refines the cost gate's moves; this controller has no gate");
+                "rnn.refine refines the cost gate's choice; this controller has no gate");
         }
         c.refine_split = f.refine;
     }
-    return make_rnn_policy(c);
+    if (f.end_aware != 0.0 && f.end_aware != 1.0) {
+        throw std::invalid_argument("rnn.end_aware must be 0 (off) or 1 (on)");
+    }
+    return make_rnn_policy(c, f.end_aware == 1.0);
 }
 
 struct RnnZeroFields : ReactiveFields {
@@ -78,7 +82,11 @@ CELLSHIFT_POLICY_STYLES(rnn) {
          {"refine", &RnnFields::refine, -1.0, -1.0, 2.0,
           "cost gate: its choice is replaced by the minimax whole-slice split if that "
           "shortens the next interval, migration included (1: when it moves; 2: when it moves "
-          "or holds; 0: off; -1: the controller file's value)"}},
+          "or holds; 0: off; -1: the controller file's value)"},
+         {"end_aware", &RnnFields::end_aware, 1.0, 0.0, 1.0,
+          "cost gate: its horizon is no longer than the intervals the run has left, where the "
+          "host says (the evaluator: the rollout's events; the simulator: --steps; the C API: "
+          "cellshift_controller_set_intervals_left); 0: off, as if the run never ended"}},
         Reads::rank_times, make_rnn));
 
     std::vector<Field<RnnZeroFields>> zero = reactive_fields<RnnZeroFields>();

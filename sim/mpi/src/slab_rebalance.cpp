@@ -140,6 +140,8 @@ void SlabSimulation::rebalance() {
             o.growth_events = growth;
             o.cycle_phase = phase;
             o.migration_cost = migration_cost_now(balance_.cost, rank_time, elements);
+            o.intervals_left =
+                rebalance_intervals_left(tissue_.step, last_step_, balance_.rebalance_every);
             next = policy_->decide(o);
         } catch (const std::exception& error) {
             failed = 1;

@@ -33,6 +33,7 @@
 #include "cellshift/controller/interval_cost.hpp"
 #include "cellshift/controller/layout.hpp"
 
+#include <cstdint>
 #include <vector>
 
 namespace cellshift::controller {
@@ -69,6 +70,13 @@ Boundaries project_feasible(const std::vector<std::int64_t>& interior, const Lay
 Boundaries gate_move(const std::vector<double>& load, const Boundaries& current,
                      const std::vector<Boundaries>& aims, const Layout& layout, double horizon,
                      const MigrationCost& cost);
+
+// The gate's horizon at an event: `horizon`, but no more intervals than the run has
+// left (Observation::intervals_left; 0: the host does not say). A move that cannot
+// repay its migration before the run ends does not pay: without the cap the last
+// 8-24 events of a run make moves whose payback the run never sees (at mu = 1 on
+// training seeds and traces: docs/research_log.md, issue 22 session 18).
+double horizon_within_run(double horizon, std::int64_t intervals_left);
 
 // The gate's minimax refinement (a controller file's `refine_split`, or `--param
 // rnn.refine=1|2`). Every split the gate weighs rounds each cut to the nearer slice on

@@ -32,6 +32,13 @@ struct Observation {
     // fraction of the mean rank time. The cost-aware controller reads them.
     double migration_cost = kDefaultMigrationCost;
     double rebalance_cost = 0.0;
+    // How many intervals the run has left, the one the new boundaries will govern
+    // included (1 at the last event), where the host knows its run length (a step count,
+    // a trace's length); 0: not known. Not clairvoyance about the workload: an MD or
+    // agent code is started for a given number of steps. The learned controller's cost
+    // gate reads it: a move made near the end has fewer intervals left to repay its
+    // migration.
+    std::int64_t intervals_left = 0;
 };
 
 // Everything a checkpoint must keep for a policy to continue exactly where it

@@ -25,7 +25,9 @@ namespace cellshift::controller {
 // (rank-time set), 16 (forecast set) or all 18 of this build's features (names,
 // order, clamp ranges), or a forecast base reads fewer than 18. A controller with
 // forecast features or a forecast base reads Observation::slice_workload.
-std::unique_ptr<Policy> make_rnn_policy(const data::Controller& weights);
+// `end_aware`: a gated controller's horizon ends with the run where the host says how
+// many intervals are left (Observation::intervals_left; `rnn.end_aware`).
+std::unique_ptr<Policy> make_rnn_policy(const data::Controller& weights, bool end_aware = true);
 
 // An untrained controller: GRU weights drawn like PyTorch's default
 // (uniform in +-1/sqrt(H), seeded), head zero. It reproduces `reactive` exactly.

@@ -47,6 +47,12 @@ struct BalanceOptions {
     CostModel cost;
 };
 
+// The rebalancing intervals a run that stops at `last_step` has left after an event at
+// `step`, the one the new boundaries govern included (at least 1; a last interval cut
+// short counts), or 0 where the last step is not known (0) or nothing rebalances.
+std::int64_t rebalance_intervals_left(std::int64_t step, std::int64_t last_step,
+                                      std::int64_t rebalance_every);
+
 // `balance` with --slabs 0 resolved to one slab per bin column of `params`.
 BalanceOptions with_resolved_slabs(BalanceOptions balance, const SemParams& params);
 

@@ -48,6 +48,11 @@ public:
 
     // Collective: advances `steps` steps (lifecycle and rebalancing included).
     void run(std::int64_t steps);
+    // The step at which this run will stop (0, the default: not known). The policy is
+    // told at every event how many rebalancing intervals are left
+    // (Observation::intervals_left), so that the learned controller's cost gate does
+    // not make moves that cannot repay their migration before the end.
+    void set_last_step(std::int64_t step) { last_step_ = step; }
 
     // Collective: the whole tissue and each cell's owner on rank 0 (empty elsewhere).
     Tissue gather(std::vector<int>* owners) const;
@@ -109,6 +114,7 @@ private:
     LocalView view_;
     ForceField forces_;
     double interval_time_ = 0.0;        // this rank's time since the last event
+    std::int64_t last_step_ = 0;        // where the run stops (0: not known)
     std::vector<double> growth_events_; // [S] divisions since the last event (this rank's)
     std::int64_t interactions_since_report_ = 0;
     std::vector<BalanceEvent> events_;
