@@ -152,6 +152,23 @@ TEST_CASE("rnn: a forecast base with a zero head is holt, event by event", "[con
     CHECK(differ > 0);
 }
 
+// The rnn policy of `file` (with these parameter overrides) at its first event on two
+// ranks of two slices with loads 3,1 | 1,1: it holds {0, 2, 4} or moves to {0, 1, 4}.
+Boundaries decide_three_one(const data::Controller& file, std::map<std::string, double> overrides,
+                            double mu, double kappa = 0.0, std::int64_t intervals_left = 0) {
+    const Layout l{4, 2, 1};
+    PolicySettings settings{std::move(overrides), "", &file};
+    auto policy = make_policy("rnn", settings);
+    policy->reset(l, uniform_boundaries(l));
+    Observation o;
+    o.slice_workload = {3.0, 1.0, 1.0, 1.0};
+    o.rank_times = {4.0, 2.0};
+    o.migration_cost = mu;
+    o.rebalance_cost = kappa;
+    o.intervals_left = intervals_left;
+    return policy->decide(o);
+}
+
 TEST_CASE("rnn: the cost gate's horizon ends with the run", "[controller][rnn]") {
     CHECK(horizon_within_run(8.0, 0) == 8.0); // not known: the horizon as it is
     CHECK(horizon_within_run(8.0, 3) == 3.0);
@@ -161,20 +178,11 @@ TEST_CASE("rnn: the cost gate's horizon ends with the run", "[controller][rnn]")
     // interval; the move costs 3 + 1.9 in its first interval and 3 in each after it. Over
     // the file's horizon it pays (25.9 < 32); with two intervals left as well (7.9 < 8);
     // with one left it does not (4.9 > 4).
-    const Layout l{4, 2, 1};
     const Boundaries held{0, 2, 4}, moved{0, 1, 4};
     data::Controller file = untrained_forecast_controller(1.0, 0.0, 24, 7);
     file.hold_horizon = 8.0;
     const auto decide = [&](std::int64_t left, double end_aware) {
-        PolicySettings settings{{{"end_aware", end_aware}}, "", &file};
-        auto policy = make_policy("rnn", settings);
-        policy->reset(l, uniform_boundaries(l));
-        Observation o;
-        o.slice_workload = {3.0, 1.0, 1.0, 1.0};
-        o.rank_times = {4.0, 2.0};
-        o.migration_cost = 1.9;
-        o.intervals_left = left;
-        return policy->decide(o);
+        return decide_three_one(file, {{"end_aware", end_aware}}, 1.9, 0.0, left);
     };
     CHECK(decide(0, 1.0) == moved);
     CHECK(decide(2, 1.0) == moved);
@@ -214,19 +222,11 @@ TEST_CASE("rnn: the cost gate moves only when the forecast says the move pays wi
     // exactly and splits 3 | 1,1,1. Holding costs H x 4; the move costs one interval of
     // max(3 + mu, 1 + 1 + 1 + mu) + kappa x 3 (slice 1, cost 1, is sent and received),
     // then (H - 1) x 3. With H = 2 it pays iff 6 + mu + 3 kappa < 8.
-    const Layout l{4, 2, 1};
     const Boundaries held{0, 2, 4}, moved{0, 1, 4};
     const auto decide = [&](double horizon, double mu, double kappa) {
         data::Controller c = untrained_forecast_controller(1.0, 0.0, 24, 7);
         c.hold_horizon = horizon;
-        auto policy = make_rnn_policy(c);
-        policy->reset(l, uniform_boundaries(l));
-        Observation o;
-        o.slice_workload = {3.0, 1.0, 1.0, 1.0};
-        o.rank_times = {4.0, 2.0};
-        o.migration_cost = mu;
-        o.rebalance_cost = kappa;
-        return policy->decide(o);
+        return decide_three_one(c, {}, mu, kappa);
     };
     CHECK(decide(2.0, 1.9, 0.0) == moved);
     CHECK(decide(2.0, 2.1, 0.0) == held);
@@ -260,14 +260,7 @@ TEST_CASE("rnn: the cost gate moves only when the forecast says the move pays wi
     // rnn.hold_horizon overrides the file's (-1, the default, keeps it).
     data::Controller file = untrained_forecast_controller(1.0, 0.0, 24, 7);
     const auto decide_with = [&](std::map<std::string, double> overrides) {
-        PolicySettings settings{std::move(overrides), "", &file};
-        auto policy = make_policy("rnn", settings);
-        policy->reset(l, uniform_boundaries(l));
-        Observation o;
-        o.slice_workload = {3.0, 1.0, 1.0, 1.0};
-        o.rank_times = {4.0, 2.0};
-        o.migration_cost = 2.1;
-        return policy->decide(o);
+        return decide_three_one(file, std::move(overrides), 2.1);
     };
     CHECK(decide_with({}) == moved);
     CHECK(decide_with({{"hold_horizon", 2.0}}) == held);
