@@ -85,8 +85,9 @@ CELLSHIFT_POLICY_STYLES(rnn) {
           "or holds; 0: off; -1: the controller file's value)"},
          {"end_aware", &RnnFields::end_aware, 1.0, 0.0, 1.0,
           "cost gate: its horizon is no longer than the intervals the run has left, where the "
-          "host says (the evaluator: the rollout's events; the simulator: --steps; the C API: "
-          "cellshift_controller_set_intervals_left); 0: off, as if the run never ended"}},
+          "host says (the evaluator: the rollout's events; the simulator: --steps or "
+          "--last-step; the C API: cellshift_controller_set_intervals_left); 0: off, as if the "
+          "run never ended"}},
         Reads::rank_times, make_rnn));
 
     std::vector<Field<RnnZeroFields>> zero = reactive_fields<RnnZeroFields>();
