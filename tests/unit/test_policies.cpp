@@ -152,6 +152,7 @@ TEST_CASE("rnn: a forecast base with a zero head is holt, event by event", "[con
     CHECK(differ > 0);
 }
 
+namespace {
 // The rnn policy of `file` (with these parameter overrides) at its first event on two
 // ranks of two slices with loads 3,1 | 1,1: it holds {0, 2, 4} or moves to {0, 1, 4}.
 Boundaries decide_three_one(const data::Controller& file, std::map<std::string, double> overrides,
@@ -168,13 +169,14 @@ Boundaries decide_three_one(const data::Controller& file, std::map<std::string, 
     o.intervals_left = intervals_left;
     return policy->decide(o);
 }
+} // namespace
 
 TEST_CASE("rnn: the cost gate's horizon ends with the run", "[controller][rnn]") {
     CHECK(horizon_within_run(8.0, 0) == 8.0); // not known: the horizon as it is
     CHECK(horizon_within_run(8.0, 3) == 3.0);
     CHECK(horizon_within_run(8.0, 20) == 8.0);
     CHECK(horizon_within_run(12.5, 1) == 1.0);
-    // The two-rank case of the next test with H = 8 and mu = 1.9: holding costs 4 per
+    // The two-rank case of the cost-gate test below with H = 8 and mu = 1.9: holding costs 4 per
     // interval; the move costs 3 + 1.9 in its first interval and 3 in each after it. Over
     // the file's horizon it pays (25.9 < 32); with two intervals left as well (7.9 < 8);
     // with one left it does not (4.9 > 4).
