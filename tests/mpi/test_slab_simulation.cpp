@@ -3,6 +3,7 @@
 // element and cell counts follow from the lifecycle's own event counts; an
 // uninterrupted run is the reference for a restarted one.
 
+#include "cellshift/controller/policy.hpp"
 #include "cellshift/data/checkpoint.hpp"
 #include "cellshift/data/trace.hpp"
 #include "cellshift/sim/force_backend.hpp"
@@ -16,6 +17,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <string>
 #include <unistd.h>
 
@@ -112,7 +114,53 @@ Decisions decisions_of(const sim::SlabSimulation& slab) {
     return d;
 }
 
+// Holds the boundaries and records how many intervals each event's observation said
+// were left (rank 0's policy decides; the others record nothing).
+class RecordingPolicy : public controller::Policy {
+public:
+    explicit RecordingPolicy(std::vector<std::int64_t>* told) : told_(told) {}
+
+protected:
+    controller::Boundaries next(const controller::Observation& o) override {
+        told_->push_back(o.intervals_left);
+        return boundaries();
+    }
+
+private:
+    std::vector<std::int64_t>* told_;
+};
+
+// The counts a SlabSimulation told its policy over `steps` steps of a run that ends at
+// `last_step` (0: not set), rebalancing every 40 steps; on every rank (rank 0's).
+std::vector<std::int64_t> intervals_told(std::int64_t last_step, std::int64_t steps) {
+    std::vector<std::int64_t> told;
+    sim::SlabSimulation slab(MPI_COMM_WORLD, mpi_params(), balance_for("static"), "cpu-binned",
+                             "test");
+    slab.use_policy(std::make_unique<RecordingPolicy>(&told));
+    if (last_step > 0)
+        slab.set_last_step(last_step);
+    slab.run(steps);
+    auto n = static_cast<std::int64_t>(told.size());
+    MPI_Bcast(&n, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    told.resize(static_cast<std::size_t>(n));
+    MPI_Bcast(told.data(), static_cast<int>(n), MPI_INT64_T, 0, MPI_COMM_WORLD);
+    return told;
+}
+
 } // namespace
+
+TEST_CASE("the policy is told how many rebalancing intervals the run has left") {
+    using counts = std::vector<std::int64_t>;
+    // Events every 40 steps. Ending at 200: after the event at 40 the intervals
+    // (40,80] .. (160,200] remain, 4; at 200 itself the count stays at 1.
+    CHECK(intervals_told(200, 200) == counts{4, 3, 2, 1, 1});
+    // Ending at 190: the last interval (160,190] is cut short and still counts.
+    CHECK(intervals_told(190, 190) == counts{4, 3, 2, 1});
+    // A run told a later end than it reaches this invocation (a run split by restarts).
+    CHECK(intervals_told(400, 120) == counts{9, 8, 7});
+    // No end set: not known.
+    CHECK(intervals_told(0, 120) == counts{0, 0, 0});
+}
 
 TEST_CASE("P ranks reproduce the one-process trajectory bitwise, under every policy") {
     const sim::Tissue initial = sim::make_basal_patch(mpi_params());

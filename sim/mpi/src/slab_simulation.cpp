@@ -68,6 +68,13 @@ SlabSimulation::SlabSimulation(MPI_Comm comm, SemParams params, BalanceOptions b
     restore(*restart);
 }
 
+void SlabSimulation::use_policy(std::unique_ptr<controller::Policy> policy) {
+    if (!policy)
+        throw std::invalid_argument("use_policy needs a policy");
+    policy->reset(controller::Layout{balance_.slabs, size_, balance_.w_min}, boundaries_);
+    policy_ = std::move(policy);
+}
+
 SlabSimulation::~SlabSimulation() = default;
 
 std::int64_t SlabSimulation::take_interactions() {

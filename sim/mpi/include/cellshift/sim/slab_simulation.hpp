@@ -53,6 +53,11 @@ public:
     // (Observation::intervals_left), so that the learned controller's cost gate does
     // not make moves that cannot repay their migration before the end.
     void set_last_step(std::int64_t step) { last_step_ = step; }
+    // Decides with `policy` instead of the registry's from the next event on (a host's
+    // own rule, or a test's that records what it is told); it starts from the current
+    // boundaries. Call it on every rank, as the constructor makes the policy on every
+    // rank. A checkpoint still names the configured policy and saves this one's state.
+    void use_policy(std::unique_ptr<controller::Policy> policy);
 
     // Collective: the whole tissue and each cell's owner on rank 0 (empty elsewhere).
     Tissue gather(std::vector<int>* owners) const;
