@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace cellshift::controller {
 
@@ -57,14 +58,28 @@ double horizon_within_run(double horizon, std::int64_t intervals_left) {
     return intervals_left > 0 ? std::min(horizon, static_cast<double>(intervals_left)) : horizon;
 }
 
+double gate_noise_margin(double z, double forecast_error, const std::vector<double>& load,
+                         const Layout& layout) {
+    if (!(std::isfinite(z) && z >= 0.0)) {
+        throw std::invalid_argument("the gate's noise margin must be finite and >= 0");
+    }
+    double total = 0.0;
+    for (const double w : load) {
+        total += w;
+    }
+    const double slices = static_cast<double>(layout.slices);
+    const double ranks = static_cast<double>(layout.ranks);
+    return z * forecast_error * forecast_error * total / std::sqrt(ranks * slices);
+}
+
 Boundaries gate_move(const std::vector<double>& load, const Boundaries& current,
                      const std::vector<Boundaries>& aims, const Layout& layout, double horizon,
-                     const MigrationCost& cost) {
+                     const MigrationCost& cost, double margin) {
     const auto predicted = [&](const Boundaries& r) {
         return interval_runtime(load, current, r, cost) + (horizon - 1.0) * bottleneck(load, r);
     };
     Boundaries best = current;
-    double best_time = predicted(current);
+    double best_time = predicted(current) - horizon * margin;
     std::vector<std::int64_t> cuts(current.size() - 2);
     for (const double fraction : {0.25, 0.5, 0.75, 1.0}) {
         for (const Boundaries& aim : aims) {
@@ -85,13 +100,14 @@ Boundaries gate_move(const std::vector<double>& load, const Boundaries& current,
 
 Boundaries refine_move(const std::vector<double>& load, const Boundaries& current,
                        const Boundaries& chosen, const Layout& layout, const MigrationCost& cost,
-                       bool holds) {
+                       bool holds, double margin) {
     if (chosen == current && !holds) {
         return chosen;
     }
     Boundaries refined = optimal_partition(load, layout, chosen);
+    const double required = chosen == current ? margin : 0.0; // a hold is refined past noise
     if (interval_runtime(load, current, refined, cost) >=
-        interval_runtime(load, current, chosen, cost)) {
+        interval_runtime(load, current, chosen, cost) - required) {
         return chosen;
     }
     return refined;

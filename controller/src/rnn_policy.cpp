@@ -18,14 +18,14 @@ namespace {
 
 class RnnPolicy final : public Policy {
 public:
-    RnnPolicy(const data::Controller& c, bool end_aware)
+    RnnPolicy(const data::Controller& c, const RnnGateOptions& gate)
         : gru_(c), params_{c.alpha, c.tau, c.ds_max_fraction}, features_(c.feature_count()),
           forecast_base_(c.base == data::kForecastBase || c.base == data::kBlendBase),
           blend_(c.base == data::kBlendBase),
           forecaster_(c.forecast_level_alpha, c.forecast_trend_beta),
           fast_forecaster_(c.fast_level_alpha, c.fast_trend_beta), hold_horizon_(c.hold_horizon),
           refine_(c.refine_split != 0.0),
-          refine_holds_(c.refine_split == data::kRefineMovesAndHolds), end_aware_(end_aware) {
+          refine_holds_(c.refine_split == data::kRefineMovesAndHolds), gate_options_(gate) {
         set_calibration(c.calibration_keep);
     }
 
@@ -176,18 +176,22 @@ private:
                 // (forecast_base.hpp, total_volatility.hpp).
                 std::vector<Boundaries> aims{result, target};
                 const std::vector<double>* judge = &forecast;
+                double margin = 0.0; // the gain that noise could fake: only errors tracked
                 if (blend_) {
                     aims.push_back(fast);
-                    if (forecast_error_[1] < forecast_error_[0])
+                    const std::size_t best = forecast_error_[1] < forecast_error_[0] ? 1 : 0;
+                    if (best == 1)
                         judge = &fast_forecast;
+                    margin = gate_noise_margin(gate_options_.noise_margin, forecast_error_[best],
+                                               *judge, layout());
                 }
                 const MigrationCost cost{o.migration_cost, o.rebalance_cost};
                 double horizon = stretched_horizon(hold_horizon_, volatility_);
-                if (end_aware_)
+                if (gate_options_.end_aware)
                     horizon = horizon_within_run(horizon, o.intervals_left);
-                result = gate_move(*judge, b, aims, layout(), horizon, cost);
+                result = gate_move(*judge, b, aims, layout(), horizon, cost, margin);
                 if (refine_)
-                    result = refine_move(*judge, b, result, layout(), cost, refine_holds_);
+                    result = refine_move(*judge, b, result, layout(), cost, refine_holds_, margin);
             }
         } else {
             std::vector<double> moves(count);
@@ -216,14 +220,14 @@ private:
     double hold_horizon_;                // the cost gate's horizon in intervals (0: no gate)
     bool refine_;                        // the gate's moves refined to a minimax split
     bool refine_holds_;                  // and its holds
-    bool end_aware_;                     // the gate's horizon ends with the run
+    RnnGateOptions gate_options_;        // the gate's end of run and noise margin
     std::vector<double> forecast_error_; // [2] holt's and the fast forecast's, averaged
     TotalVolatility volatility_;         // of the total workload: the gate's horizon
 };
 
 } // namespace
 
-std::unique_ptr<Policy> make_rnn_policy(const data::Controller& c, bool end_aware) {
+std::unique_ptr<Policy> make_rnn_policy(const data::Controller& c, const RnnGateOptions& gate) {
     const std::size_t f = c.feature_count();
     if ((f != kRankTimeFeatureCount && f != kForecastFeatureCount && f != kFeatureCount) ||
         c.feature_names != feature_names(f) || c.clamp_min != feature_clamp_min(f) ||
@@ -238,7 +242,10 @@ std::unique_ptr<Policy> make_rnn_policy(const data::Controller& c, bool end_awar
                                     std::to_string(kCostFeatureCount) + " features, this one " +
                                     std::to_string(f));
     }
-    return std::make_unique<RnnPolicy>(c, end_aware);
+    if (!(std::isfinite(gate.noise_margin) && gate.noise_margin >= 0.0)) {
+        throw std::invalid_argument("the gate's noise margin must be finite and >= 0");
+    }
+    return std::make_unique<RnnPolicy>(c, gate);
 }
 
 data::Controller untrained_controller(const ReactiveParams& params, std::size_t hidden,

@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <random>
 #include <tuple>
 
@@ -314,6 +315,44 @@ TEST_CASE("cost gate: part of a move, and the aim that pays", "[controller][rnn]
     CHECK(gate_move(f, current, {far}, l, 2.0, MigrationCost{0.01, 0.0}) == Boundaries{0, 4, 8});
 }
 
+TEST_CASE("cost gate: a move must beat holding by the noise margin", "[controller][rnn]") {
+    // The case above: the quarter move (17) gains 3 on holding (20) over H = 2 intervals,
+    // 1.5 per interval. A margin below that leaves it; a margin above holds.
+    const Layout l{8, 2, 1};
+    const Boundaries current{0, 6, 8}, far{0, 2, 8};
+    const std::vector<double> f{1, 1, 1, 1, 3, 3, 0.1, 0.1};
+    const MigrationCost mu1{1.0, 0.0};
+    CHECK(gate_move(f, current, {far}, l, 2.0, mu1, 1.4) == Boundaries{0, 5, 8});
+    CHECK(gate_move(f, current, {far}, l, 2.0, mu1, 1.6) == current);
+
+    // The refinement of a hold (the refinement test below: six slices of load 1, cuts 1
+    // and 2, M = 0.6): the minimax split 2, 4 lasts 3.8 against the hold's 4, a gain of
+    // 0.2, so it needs a margin below 0.2. A move is refined whatever the margin (from
+    // cuts 1, 3 at M = 0.4: 3.2 against 3.4): the gate has already decided to move.
+    const Layout six{6, 3, 1};
+    const std::vector<double> ones(6, 1.0);
+    const Boundaries held{0, 1, 2, 6}, moved{0, 1, 3, 6}, minimax{0, 2, 4, 6};
+    CHECK(refine_move(ones, held, held, six, MigrationCost{0.6, 0.0}, true, 0.1) == minimax);
+    CHECK(refine_move(ones, held, held, six, MigrationCost{0.6, 0.0}, true, 0.3) == held);
+    CHECK(refine_move(ones, held, moved, six, MigrationCost{0.4, 0.0}, false, 0.3) == minimax);
+
+    // The margin's definition: z e^2 x total / sqrt(P S). 96 slices of load 1 on 8 ranks,
+    // e = 0.3, z = 4: 4 x 0.09 x 96 / sqrt(768) = 34.56 / 27.7128... = 1.24708...
+    const std::vector<double> load(96, 1.0);
+    const Layout eight{96, 8, 2};
+    CHECK(gate_noise_margin(4.0, 0.3, load, eight) == Approx(34.56 / std::sqrt(768.0)));
+    CHECK(gate_noise_margin(4.0, 0.03, load, eight) ==
+          Approx(gate_noise_margin(4.0, 0.3, load, eight) / 100.0)); // e^2: a tenth, a hundredth
+    CHECK(gate_noise_margin(0.0, 0.3, load, eight) == 0.0);
+    CHECK_THROWS_WITH(gate_noise_margin(-1.0, 0.3, load, eight),
+                      "the gate's noise margin must be finite and >= 0");
+    CHECK_THROWS_WITH(make_rnn_policy(untrained_blend_controller(0.6, 0.0, 1.0, 0.3),
+                                      RnnGateOptions{true, std::nan("")}),
+                      "the gate's noise margin must be finite and >= 0");
+    CHECK_THROWS_WITH(make_policy("rnn", {{{"noise_margin", -1.0}}, "", nullptr}),
+                      "parameter rnn.noise_margin = -1 is outside [0, 100]");
+}
+
 TEST_CASE("cost gate refinement: the minimax split, if it shortens the next interval",
           "[controller][rnn]") {
     // Six slices of load 1 on three ranks, cuts at 1 and 2 (rank 2 holds 4). The gate's
@@ -371,19 +410,22 @@ TEST_CASE("cost gate refinement: the minimax split, if it shortens the next inte
 // forecasters and their averaged relative errors choose the judge, the total
 // workload's volatility stretches the horizon, and the candidates aim at holt's split
 // (the zero head's own move) and the fast split. Returns how many events the judge
-// was the fast forecast and how many the stretch changed the gate's choice.
+// was the fast forecast and how many the stretch changed the gate's choice. The
+// gate's noise margin with z = `noise_margin`: z e^2 x the judge's total / sqrt(P S).
 struct GateReplay {
     int fast_judged = 0, stretch_mattered = 0, refined = 0, refined_holds = 0;
+    int margin_mattered = 0; // events where the margin changed the choice
     std::int64_t migrated = 0;
 };
 
 template <class Workload>
-GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0) {
+GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
+                       double noise_margin = RnnGateOptions{}.noise_margin) {
     const Layout l{96, 8, 2};
     data::Controller c = untrained_blend_controller(0.6, 0.0, 1.0, 0.3, 24, 5);
     c.hold_horizon = 4.0;
     c.refine_split = refine;
-    auto policy = make_rnn_policy(c);
+    auto policy = make_rnn_policy(c, RnnGateOptions{true, noise_margin});
     policy->reset(l, uniform_boundaries(l));
     HoltForecaster slow(0.6, 0.0), fast(1.0, 0.3);
     double slow_error = 0.0, fast_error = 0.0;
@@ -424,17 +466,25 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0)
             fast_error < slow_error ? fast.forecast() : slow.forecast();
         const Boundaries target = split_equal_load(slow.forecast(), l);
         const std::vector<Boundaries> aims{target, target, split_equal_load(fast.forecast(), l)};
-        INFO("mu " << mu << " event " << t << " horizon " << horizon);
-        const Boundaries gated = gate_move(judge, before, aims, l, horizon, cost);
-        const Boundaries expected =
-            refine != 0.0
-                ? refine_move(judge, before, gated, l, cost, refine == data::kRefineMovesAndHolds)
-                : gated;
+        const double e = std::min(fast_error, slow_error);
+        const double margin = noise_margin * e * e *
+                              std::accumulate(judge.begin(), judge.end(), 0.0) /
+                              std::sqrt(static_cast<double>(l.ranks * l.slices));
+        INFO("mu " << mu << " event " << t << " horizon " << horizon << " margin " << margin);
+        const auto choose = [&](double m) {
+            const Boundaries gated = gate_move(judge, before, aims, l, horizon, cost, m);
+            return refine != 0.0 ? refine_move(judge, before, gated, l, cost,
+                                               refine == data::kRefineMovesAndHolds, m)
+                                 : gated;
+        };
+        const Boundaries gated = gate_move(judge, before, aims, l, horizon, cost, margin);
+        const Boundaries expected = choose(margin);
         CHECK(after == expected);
+        r.margin_mattered += choose(0.0) != expected ? 1 : 0;
         r.refined += expected != gated ? 1 : 0;
         r.refined_holds += expected != gated && gated == before ? 1 : 0;
         r.fast_judged += fast_error < slow_error ? 1 : 0;
-        r.stretch_mattered += gate_move(judge, before, aims, l, 4.0, cost) != after ? 1 : 0;
+        r.stretch_mattered += gate_move(judge, before, aims, l, 4.0, cost, margin) != after ? 1 : 0;
         r.migrated += migrated_slices(before, after);
     }
     return r;
@@ -470,6 +520,29 @@ TEST_CASE("rnn: the gate weighs moves over a longer horizon while the total grow
     const GateReplay volatile_total = replay_gate(2.0, bursty);
     CHECK(volatile_total.migrated > 0);
     CHECK(volatile_total.stretch_mattered == 0);
+}
+
+TEST_CASE("rnn: on noisy observations the gate holds unless the gain beats the noise",
+          "[controller][rnn]") {
+    // The drifting bump observed through 30% log-normal noise (seeded per event). The
+    // replay matches the policy event by event with the margin, the margin changes the
+    // gate's choice on some events, and the policy chases the noise less: it migrates
+    // fewer slices than with the margin off (rnn.noise_margin = 0).
+    const auto noisy = [](std::int64_t slices, int t) {
+        std::vector<double> w = drifting_bump(slices, t);
+        std::mt19937_64 rng(static_cast<std::uint64_t>(1000 + t));
+        std::normal_distribution<double> z(0.0, 1.0);
+        for (double& x : w)
+            x *= std::exp(0.3 * z(rng) - 0.045);
+        return w;
+    };
+    for (const double mu : {0.05, 0.5}) {
+        INFO("mu " << mu);
+        const GateReplay with_margin = replay_gate(mu, noisy);
+        const GateReplay without = replay_gate(mu, noisy, 0.0, 0.0);
+        CHECK(with_margin.margin_mattered > 0);
+        CHECK(with_margin.migrated < without.migrated);
+    }
 }
 
 TEST_CASE("rnn: with refine_split the gate's moves are refined to the minimax split",

@@ -18,6 +18,7 @@ struct RnnFields {
     double calibrate = -1.0;
     double refine = -1.0;
     double end_aware = 1.0;
+    double noise_margin = RnnGateOptions{}.noise_margin;
 };
 
 std::unique_ptr<Policy> make_rnn(const RnnFields& f, const PolicySettings& settings) {
@@ -58,7 +59,7 @@ std::unique_ptr<Policy> make_rnn(const RnnFields& f, const PolicySettings& setti
     if (f.end_aware != 0.0 && f.end_aware != 1.0) {
         throw std::invalid_argument("rnn.end_aware must be 0 (off) or 1 (on)");
     }
-    return make_rnn_policy(c, f.end_aware == 1.0);
+    return make_rnn_policy(c, RnnGateOptions{f.end_aware == 1.0, f.noise_margin});
 }
 
 struct RnnZeroFields : ReactiveFields {
@@ -87,7 +88,11 @@ CELLSHIFT_POLICY_STYLES(rnn) {
           "cost gate: its horizon is no longer than the intervals the run has left, where the "
           "host says (the evaluator: the rollout's events; the simulator: --steps or "
           "--last-step; the C API: cellshift_controller_set_intervals_left); 0: off, as if the "
-          "run never ended"}},
+          "run never ended"},
+         {"noise_margin", &RnnFields::noise_margin, RnnGateOptions{}.noise_margin, 0.0, 100.0,
+          "cost gate: a move must gain more per interval than noisy observations could fake, "
+          "z e^2 x total load / sqrt(P S) with e the judged forecast's relative error (this "
+          "is z; 0: any gain; blend-base files)"}},
         Reads::rank_times, make_rnn));
 
     std::vector<Field<RnnZeroFields>> zero = reactive_fields<RnnZeroFields>();

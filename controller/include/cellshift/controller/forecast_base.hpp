@@ -66,10 +66,28 @@ Boundaries project_feasible(const std::vector<std::int64_t>& interior, const Lay
 // the first interval charged the migration and the event's fixed cost, so part of a
 // move is made when the rest would not pay for its migration. Candidates are tried from
 // the smallest fraction up and ties keep the earlier one, so a move the forecast sees no
-// gain in is not made.
+// gain in is not made. A move is made only if J(r) < J(current) - horizon x `margin`:
+// `margin` is the gain per interval that the forecast's noise could fake
+// (gate_noise_margin below; 0: any gain).
 Boundaries gate_move(const std::vector<double>& load, const Boundaries& current,
                      const std::vector<Boundaries>& aims, const Layout& layout, double horizon,
-                     const MigrationCost& cost);
+                     const MigrationCost& cost, double margin = 0.0);
+
+// The gain per interval below which the gate holds, because noisy observations could
+// fake it: z e^2 (sum of `load`) / sqrt(P S), with e the judge forecast's averaged
+// relative per-slice error (kForecastErrorKeep). Why this form: a rank's forecast load
+// (S/P slices whose errors are independent where they are measurement noise) is off by
+// about e x its load / sqrt(S/P), and the gate picks the best of a dozen candidates by
+// those loads, so a split that only balances the noise looks like a gain of that size.
+// The margin asks for z e such standard errors: where the forecasts are good (e = 0.03
+// to 0.09 on every training workload) it is a small fraction of one and changes next to
+// nothing; where the observations are noisy (e = 0.3) it is about one, and the gate no
+// longer chases the noise. z = 4 (`rnn.noise_margin`) was chosen on the training traces
+// replayed with 2, 10 and 30% observation noise and on the selection figures
+// (docs/research_log.md, issue 22 session 19). Throws std::invalid_argument for a
+// negative or non-finite z.
+double gate_noise_margin(double z, double forecast_error, const std::vector<double>& load,
+                         const Layout& layout);
 
 // The gate's horizon at an event: `horizon`, but no more intervals than the run has
 // left (Observation::intervals_left; 0: the host does not say). A move that cannot
@@ -86,16 +104,15 @@ double horizon_within_run(double horizon, std::int64_t intervals_left);
 // is replaced by it if the refined split's first interval (interval_runtime from
 // `current`), its extra migration included, is shorter than the chosen split's: a move
 // the gate has made (`chosen` != `current`) always, a hold only with `holds` (refine_split
-// 2). A hold is a choice as well: where every rounded candidate is a slice too coarse
-// to pay, the minimax split often pays within the interval (on the selection data,
-// sessions 13 and 17 of docs/research_log.md).
-// Judged over one interval, not the gate's horizon: the gain is a fraction of a slice,
-// which the next event's forecast rounds afresh, so it cannot be banked for longer
-// (over the horizon it paid on paper for moves that did not pay at a GPU's mu;
-// docs/research_log.md, sessions 10 and 12).
+// 2) and by more than the gate's noise `margin`. A hold is a choice as well: where every rounded
+// candidate is a slice too coarse to pay, the minimax split often pays within the interval (on the
+// selection data, sessions 13 and 17 of docs/research_log.md). Judged over one interval, not the
+// gate's horizon: the gain is a fraction of a slice, which the next event's forecast rounds afresh,
+// so it cannot be banked for longer (over the horizon it paid on paper for moves that did not pay
+// at a GPU's mu; docs/research_log.md, sessions 10 and 12).
 Boundaries refine_move(const std::vector<double>& load, const Boundaries& current,
                        const Boundaries& chosen, const Layout& layout, const MigrationCost& cost,
-                       bool holds = false);
+                       bool holds = false, double margin = 0.0);
 
 // The blend base's gate judges under whichever of its two forecasts has been more
 // accurate lately: each forecast's relative error (holt.hpp) in a moving average that

@@ -21,13 +21,23 @@
 
 namespace cellshift::controller {
 
+// How a gated controller's cost gate (forecast_base.hpp) reads the host and its data;
+// deployment settings, not file attributes (`rnn.end_aware`, `rnn.noise_margin`).
+struct RnnGateOptions {
+    // The horizon ends with the run where the host says how many intervals are left
+    // (Observation::intervals_left).
+    bool end_aware = true;
+    // z of gate_noise_margin: a move must gain more than noisy observations could
+    // fake (0: any gain). Read with the blend base, whose gate tracks forecast errors.
+    double noise_margin = 4.0;
+};
+
 // Throws std::invalid_argument if the controller's features are not the first 12
 // (rank-time set), 16 (forecast set) or all 18 of this build's features (names,
 // order, clamp ranges), or a forecast base reads fewer than 18. A controller with
 // forecast features or a forecast base reads Observation::slice_workload.
-// `end_aware`: a gated controller's horizon ends with the run where the host says how
-// many intervals are left (Observation::intervals_left; `rnn.end_aware`).
-std::unique_ptr<Policy> make_rnn_policy(const data::Controller& weights, bool end_aware = true);
+std::unique_ptr<Policy> make_rnn_policy(const data::Controller& weights,
+                                        const RnnGateOptions& gate = {});
 
 // An untrained controller: GRU weights drawn like PyTorch's default
 // (uniform in +-1/sqrt(H), seeded), head zero. It reproduces `reactive` exactly.
