@@ -176,7 +176,7 @@ private:
                 // (forecast_base.hpp, total_volatility.hpp).
                 std::vector<Boundaries> aims{result, target};
                 const std::vector<double>* judge = &forecast;
-                double margin = 0.0; // the gain that noise could fake: only errors tracked
+                double margin = 0.0; // the gain noise could fake (the blend base tracks errors)
                 if (blend_) {
                     aims.push_back(fast);
                     const std::size_t best = forecast_error_[1] < forecast_error_[0] ? 1 : 0;
