@@ -60,9 +60,7 @@ double horizon_within_run(double horizon, std::int64_t intervals_left) {
 
 double gate_noise_margin(double z, double forecast_error, const std::vector<double>& load,
                          const Layout& layout) {
-    if (!(std::isfinite(z) && z >= 0.0)) {
-        throw std::invalid_argument("the gate's noise margin must be finite and >= 0");
-    }
+    check_noise_margin(z);
     double total = 0.0;
     for (const double w : load) {
         total += w;
@@ -70,6 +68,12 @@ double gate_noise_margin(double z, double forecast_error, const std::vector<doub
     const double slices = static_cast<double>(layout.slices);
     const double ranks = static_cast<double>(layout.ranks);
     return z * forecast_error * forecast_error * total / std::sqrt(ranks * slices);
+}
+
+void check_noise_margin(double z) {
+    if (!(std::isfinite(z) && z >= 0.0)) {
+        throw std::invalid_argument("the gate's noise margin must be finite and >= 0");
+    }
 }
 
 Boundaries gate_move(const std::vector<double>& load, const Boundaries& current,

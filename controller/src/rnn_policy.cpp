@@ -242,9 +242,7 @@ std::unique_ptr<Policy> make_rnn_policy(const data::Controller& c, const RnnGate
                                     std::to_string(kCostFeatureCount) + " features, this one " +
                                     std::to_string(f));
     }
-    if (!(std::isfinite(gate.noise_margin) && gate.noise_margin >= 0.0)) {
-        throw std::invalid_argument("the gate's noise margin must be finite and >= 0");
-    }
+    check_noise_margin(gate.noise_margin);
     return std::make_unique<RnnPolicy>(c, gate);
 }
 

@@ -471,16 +471,18 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
                               std::accumulate(judge.begin(), judge.end(), 0.0) /
                               std::sqrt(static_cast<double>(l.ranks * l.slices));
         INFO("mu " << mu << " event " << t << " horizon " << horizon << " margin " << margin);
-        const auto choose = [&](double m) {
-            const Boundaries gated = gate_move(judge, before, aims, l, horizon, cost, m);
+        const auto gate = [&](double m) {
+            return gate_move(judge, before, aims, l, horizon, cost, m);
+        };
+        const auto refined = [&](const Boundaries& gated, double m) {
             return refine != 0.0 ? refine_move(judge, before, gated, l, cost,
                                                refine == data::kRefineMovesAndHolds, m)
                                  : gated;
         };
-        const Boundaries gated = gate_move(judge, before, aims, l, horizon, cost, margin);
-        const Boundaries expected = choose(margin);
+        const Boundaries gated = gate(margin);
+        const Boundaries expected = refined(gated, margin);
         CHECK(after == expected);
-        r.margin_mattered += choose(0.0) != expected ? 1 : 0;
+        r.margin_mattered += refined(gate(0.0), 0.0) != expected ? 1 : 0;
         r.refined += expected != gated ? 1 : 0;
         r.refined_holds += expected != gated && gated == before ? 1 : 0;
         r.fast_judged += fast_error < slow_error ? 1 : 0;

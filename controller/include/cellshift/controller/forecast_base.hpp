@@ -84,10 +84,11 @@ Boundaries gate_move(const std::vector<double>& load, const Boundaries& current,
 // nothing; where the observations are noisy (e = 0.3) it is about one, and the gate no
 // longer chases the noise. z = 4 (`rnn.noise_margin`) was chosen on the training traces
 // replayed with 2, 10 and 30% observation noise and on the selection figures
-// (docs/research_log.md, issue 22 session 19). Throws std::invalid_argument for a
-// negative or non-finite z.
+// (docs/research_log.md, issue 22 session 19). z is checked by check_noise_margin.
 double gate_noise_margin(double z, double forecast_error, const std::vector<double>& load,
                          const Layout& layout);
+// Throws std::invalid_argument (one line) unless z is finite and >= 0.
+void check_noise_margin(double z);
 
 // The gate's horizon at an event: `horizon`, but no more intervals than the run has
 // left (Observation::intervals_left; 0: the host does not say). A move that cannot
