@@ -4,11 +4,13 @@
 #include "cellshift/controller/forecast_base.hpp"
 #include "cellshift/controller/gru.hpp"
 #include "cellshift/controller/holt.hpp"
+#include "cellshift/controller/median_forecast.hpp"
 #include "cellshift/controller/partition.hpp"
 #include "cellshift/controller/residual.hpp"
 #include "cellshift/controller/total_volatility.hpp"
 #include "styles/style_definition.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <stdexcept>
@@ -41,7 +43,8 @@ private:
         previous_imbalance_.clear();
         forecaster_.reset();
         fast_forecaster_.reset();
-        forecast_error_.assign(2, 0.0);
+        median_forecaster_.reset();
+        forecast_error_.assign(kJudgedForecasts, 0.0);
         volatility_.reset();
     }
 
@@ -55,6 +58,7 @@ private:
             state["rnn/fast/level"] = fast_forecaster_.level();
             state["rnn/fast/trend"] = fast_forecaster_.trend();
             state["rnn/forecast_error"] = forecast_error_;
+            state["rnn/median/history"] = median_forecaster_.state();
         }
         if (hold_horizon_ > 0.0)
             state["rnn/total_volatility"] = volatility_.state();
@@ -78,9 +82,18 @@ private:
         if (blend_) {
             fast_forecaster_.restore(state_array(state, "rnn/fast/level", m),
                                      state_array(state, "rnn/fast/trend", m));
-            // Absent from checkpoints written before the gate read it: start afresh.
-            if (state.count("rnn/forecast_error") != 0)
-                forecast_error_ = state_array(state, "rnn/forecast_error", 2);
+            // Absent from checkpoints written before the gate read it: start afresh. Two
+            // values (holt's, the fast forecast's) before the median was judged too.
+            const auto error = state.find("rnn/forecast_error");
+            if (error != state.end()) {
+                const std::size_t kept = error->second.size() == 2 ? 2 : kJudgedForecasts;
+                const std::vector<double> e = state_array(state, "rnn/forecast_error", kept);
+                std::copy(e.begin(), e.end(), forecast_error_.begin());
+            }
+            const auto median = state.find("rnn/median/history");
+            if (median != state.end())
+                median_forecaster_.restore(median->second,
+                                           static_cast<std::size_t>(layout().slices));
         }
         // Absent from checkpoints written before the gate's horizon read it: start afresh.
         if (hold_horizon_ > 0.0 && state.count("rnn/total_volatility") != 0)
@@ -106,10 +119,11 @@ private:
             const std::vector<double>& slices = styles::require_slice_workload(o, "rnn");
             if (blend_ && !forecaster_.level().empty()) {
                 // How far each forecast of this interval, made at the last event, was
-                // off: the gate judges under the one that has been more accurate.
-                const std::vector<double> made[2] = {forecaster_.forecast(),
-                                                     fast_forecaster_.forecast()};
-                for (std::size_t i = 0; i < 2; ++i) {
+                // off: the gate judges under the one that has been the most accurate.
+                const std::vector<double> made[kJudgedForecasts] = {forecaster_.forecast(),
+                                                                    fast_forecaster_.forecast(),
+                                                                    median_forecaster_.forecast()};
+                for (std::size_t i = 0; i < kJudgedForecasts; ++i) {
                     forecast_error_[i] =
                         kForecastErrorKeep * forecast_error_[i] +
                         (1.0 - kForecastErrorKeep) * relative_forecast_error(made[i], slices);
@@ -128,6 +142,7 @@ private:
             if (blend_) {
                 fast_forecaster_.observe(slices);
                 fast_forecast = fast_forecaster_.forecast();
+                median_forecaster_.observe(slices);
                 fast = split_equal_load(fast_forecast, layout());
             }
         }
@@ -171,17 +186,22 @@ private:
             result = project_feasible(cuts, layout(), &limited_);
             if (hold_horizon_ > 0.0) {
                 // The gate weighs the head's move against the forecasts' own splits,
-                // judged under the forecast that has been the more accurate, over a
+                // judged under the forecast that has been the most accurate, over a
                 // horizon that is longer while the total workload grows steadily
                 // (forecast_base.hpp, total_volatility.hpp).
                 std::vector<Boundaries> aims{result, target};
                 const std::vector<double>* judge = &forecast;
                 double margin = 0.0; // the gain noise could fake (the blend base tracks errors)
+                std::vector<double> median;
                 if (blend_) {
                     aims.push_back(fast);
-                    const std::size_t best = forecast_error_[1] < forecast_error_[0] ? 1 : 0;
+                    const std::size_t best = judged_forecast();
                     if (best == 1)
                         judge = &fast_forecast;
+                    if (best == 2) {
+                        median = median_forecaster_.forecast();
+                        judge = &median;
+                    }
                     margin = gate_noise_margin(gate_options_.noise_margin, forecast_error_[best],
                                                *judge, layout());
                 }
@@ -207,6 +227,20 @@ private:
         return result;
     }
 
+    // The blend base's gate judges under holt's forecast (0), the fast one (1) or, with
+    // RnnGateOptions::median_judge, the median of the last five observations (2):
+    // whichever has the lowest averaged error, ties to the earlier. The median only once
+    // it has five observations: before, it is the last one, whose error at the first
+    // events (while the fast forecast's trend settles) is no sign of bursts.
+    static constexpr std::size_t kJudgedForecasts = 3;
+    std::size_t judged_forecast() const {
+        std::size_t best = forecast_error_[1] < forecast_error_[0] ? 1 : 0;
+        if (gate_options_.median_judge && median_forecaster_.full() &&
+            forecast_error_[2] < forecast_error_[best])
+            best = 2;
+        return best;
+    }
+
     GruCell gru_;
     ReactiveParams params_;
     std::size_t features_; // the first F features of the table (12, 16, 18 or 20)
@@ -217,11 +251,12 @@ private:
     std::vector<double> previous_imbalance_;
     HoltForecaster forecaster_;
     HoltForecaster fast_forecaster_;     // the blend base's second forecaster
+    MedianForecaster median_forecaster_; // and the gate's third judge
     double hold_horizon_;                // the cost gate's horizon in intervals (0: no gate)
     bool refine_;                        // the gate's moves refined to a minimax split
     bool refine_holds_;                  // and its holds
-    RnnGateOptions gate_options_;        // the gate's end of run and noise margin
-    std::vector<double> forecast_error_; // [2] holt's and the fast forecast's, averaged
+    RnnGateOptions gate_options_;        // the gate's end of run, noise margin, median judge
+    std::vector<double> forecast_error_; // [3] holt's, the fast and the median forecast's
     TotalVolatility volatility_;         // of the total workload: the gate's horizon
 };
 

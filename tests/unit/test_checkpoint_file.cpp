@@ -127,8 +127,18 @@ TEST_CASE("policy state: a restored policy continues exactly", "[controller][che
         if (style == "rnn") // the hidden state matters: a fresh one diverges
             CHECK(first->save_state().at("rnn/hidden") != std::vector<double>(24 * 7, 0.0));
         if (name == "rnn-default") { // the gate's choice of forecast and horizon: state too
-            CHECK(first->save_state().at("rnn/forecast_error") != std::vector<double>(2, 0.0));
+            CHECK(first->save_state().at("rnn/forecast_error") != std::vector<double>(3, 0.0));
             CHECK(first->save_state().at("rnn/total_volatility").at(3) > 0.0); // changes seen
+            CHECK(first->save_state().at("rnn/median/history").size() == 5 * 64);
+            // A checkpoint written before the median was judged (two errors, no
+            // history) still restores; a history of a wrong size is a one-line error.
+            controller::PolicyState old = first->save_state();
+            old["rnn/forecast_error"].resize(2);
+            old.erase("rnn/median/history");
+            CHECK_NOTHROW(second->restore_state(old));
+            controller::PolicyState bad = first->save_state();
+            bad["rnn/median/history"].resize(64 * 5 + 1);
+            CHECK_THROWS_WITH(second->restore_state(bad), Catch::Contains("rnn/median/history"));
         }
         // Only the forecast-reading rnn files ask callers for per-slice workload beyond
         // their style.

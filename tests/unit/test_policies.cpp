@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -407,7 +408,8 @@ TEST_CASE("cost gate refinement: the minimax split, if it shortens the next inte
 }
 
 // The gate as wired into a zero-head blend policy, replayed independently: two Holt
-// forecasters and their averaged relative errors choose the judge, the total
+// forecasters and the per-slice median of the last five observations (with
+// `median_judge`) and their averaged relative errors choose the judge, the total
 // workload's volatility stretches the horizon, and the candidates aim at holt's split
 // (the zero head's own move) and the fast split. Returns how many events the judge
 // was the fast forecast and how many the stretch changed the gate's choice. The
@@ -415,20 +417,36 @@ TEST_CASE("cost gate refinement: the minimax split, if it shortens the next inte
 struct GateReplay {
     int fast_judged = 0, stretch_mattered = 0, refined = 0, refined_holds = 0;
     int margin_mattered = 0; // events where the margin changed the choice
+    int median_judged = 0;
     std::int64_t migrated = 0;
 };
 
 template <class Workload>
 GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
-                       double noise_margin = RnnGateOptions{}.noise_margin) {
+                       double noise_margin = RnnGateOptions{}.noise_margin,
+                       bool median_judge = true) {
     const Layout l{96, 8, 2};
     data::Controller c = untrained_blend_controller(0.6, 0.0, 1.0, 0.3, 24, 5);
     c.hold_horizon = 4.0;
     c.refine_split = refine;
-    auto policy = make_rnn_policy(c, RnnGateOptions{true, noise_margin});
+    auto policy = make_rnn_policy(c, RnnGateOptions{true, noise_margin, median_judge});
     policy->reset(l, uniform_boundaries(l));
     HoltForecaster slow(0.6, 0.0), fast(1.0, 0.3);
-    double slow_error = 0.0, fast_error = 0.0;
+    std::vector<std::vector<double>> seen; // every observation so far
+    const auto median_forecast = [&seen] {
+        if (seen.size() < 5)
+            return seen.back();
+        std::vector<double> m(seen.back().size());
+        for (std::size_t s = 0; s < m.size(); ++s) {
+            std::array<double, 5> v{};
+            for (std::size_t k = 0; k < 5; ++k)
+                v[k] = seen[seen.size() - 5 + k][s];
+            std::sort(v.begin(), v.end());
+            m[s] = v[2];
+        }
+        return m;
+    };
+    double slow_error = 0.0, fast_error = 0.0, median_error = 0.0;
     std::vector<double> totals;
     double volatility = 0.0;
     int changes = 0;
@@ -447,6 +465,8 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
                 0.9 * slow_error + 0.1 * relative_forecast_error(slow.forecast(), o.slice_workload);
             fast_error =
                 0.9 * fast_error + 0.1 * relative_forecast_error(fast.forecast(), o.slice_workload);
+            median_error = 0.9 * median_error +
+                           0.1 * relative_forecast_error(median_forecast(), o.slice_workload);
         }
         double total = 0.0;
         for (const double w : o.slice_workload)
@@ -462,11 +482,17 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
             changes == 0 ? 4.0 : 4.0 * std::clamp(0.006 / std::max(volatility, 1e-300), 1.0, 3.0);
         slow.observe(o.slice_workload);
         fast.observe(o.slice_workload);
-        const std::vector<double> judge =
-            fast_error < slow_error ? fast.forecast() : slow.forecast();
+        seen.push_back(o.slice_workload);
+        std::vector<double> judge = fast_error < slow_error ? fast.forecast() : slow.forecast();
+        double e = std::min(fast_error, slow_error);
+        // The median is judged only once it is a median of five observations.
+        const bool median_judges = median_judge && seen.size() >= 5 && median_error < e;
+        if (median_judges) {
+            judge = median_forecast();
+            e = median_error;
+        }
         const Boundaries target = split_equal_load(slow.forecast(), l);
         const std::vector<Boundaries> aims{target, target, split_equal_load(fast.forecast(), l)};
-        const double e = std::min(fast_error, slow_error);
         const double margin = noise_margin * e * e *
                               std::accumulate(judge.begin(), judge.end(), 0.0) /
                               std::sqrt(static_cast<double>(l.ranks * l.slices));
@@ -485,7 +511,8 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
         r.margin_mattered += refined(gate(0.0), 0.0) != expected ? 1 : 0;
         r.refined += expected != gated ? 1 : 0;
         r.refined_holds += expected != gated && gated == before ? 1 : 0;
-        r.fast_judged += fast_error < slow_error ? 1 : 0;
+        r.fast_judged += fast_error < slow_error && !median_judges ? 1 : 0;
+        r.median_judged += median_judges ? 1 : 0;
         r.stretch_mattered += gate_move(judge, before, aims, l, 4.0, cost, margin) != after ? 1 : 0;
         r.migrated += migrated_slices(before, after);
     }
@@ -544,6 +571,34 @@ TEST_CASE("rnn: on noisy observations the gate holds unless the gain beats the n
         const GateReplay without = replay_gate(mu, noisy, 0.0, 0.0);
         CHECK(with_margin.margin_mattered > 0);
         CHECK(with_margin.migrated < without.migrated);
+    }
+}
+
+TEST_CASE("rnn: on transient bursts the gate judges under the median and migrates less",
+          "[controller][rnn]") {
+    // A flat load with three one-event hot slices per event (5-10 x a slice, seeded per
+    // event): the Holt forecasts carry each burst into the next interval, the median of
+    // the last five observations does not, so it is the more accurate forecast and the
+    // gate judges under it. The replay matches the policy event by event with the
+    // median judge and without it (rnn.median_judge = 0), and with it the policy
+    // migrates less: it no longer pays to balance loads that have gone.
+    const auto bursts = [](std::int64_t slices, int t) {
+        std::vector<double> w(static_cast<std::size_t>(slices), 1.0);
+        std::mt19937_64 rng(static_cast<std::uint64_t>(2000 + t));
+        std::uniform_int_distribution<std::size_t> slice(0, w.size() - 1);
+        std::uniform_real_distribution<double> height(5.0, 10.0);
+        for (int k = 0; k < 3; ++k)
+            w[slice(rng)] += height(rng);
+        return w;
+    };
+    for (const double mu : {0.05, 0.5}) {
+        INFO("mu " << mu);
+        const GateReplay with_median = replay_gate(mu, bursts);
+        const GateReplay without =
+            replay_gate(mu, bursts, 0.0, RnnGateOptions{}.noise_margin, false);
+        CHECK(with_median.median_judged > 50);
+        CHECK(without.median_judged == 0);
+        CHECK(with_median.migrated < without.migrated);
     }
 }
 

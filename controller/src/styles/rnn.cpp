@@ -19,6 +19,7 @@ struct RnnFields {
     double refine = -1.0;
     double end_aware = 1.0;
     double noise_margin = RnnGateOptions{}.noise_margin;
+    double median_judge = 1.0;
 };
 
 std::unique_ptr<Policy> make_rnn(const RnnFields& f, const PolicySettings& settings) {
@@ -59,7 +60,11 @@ std::unique_ptr<Policy> make_rnn(const RnnFields& f, const PolicySettings& setti
     if (f.end_aware != 0.0 && f.end_aware != 1.0) {
         throw std::invalid_argument("rnn.end_aware must be 0 (off) or 1 (on)");
     }
-    return make_rnn_policy(c, RnnGateOptions{f.end_aware == 1.0, f.noise_margin});
+    if (f.median_judge != 0.0 && f.median_judge != 1.0) {
+        throw std::invalid_argument("rnn.median_judge must be 0 (off) or 1 (on)");
+    }
+    return make_rnn_policy(
+        c, RnnGateOptions{f.end_aware == 1.0, f.noise_margin, f.median_judge == 1.0});
 }
 
 struct RnnZeroFields : ReactiveFields {
@@ -92,7 +97,11 @@ CELLSHIFT_POLICY_STYLES(rnn) {
          {"noise_margin", &RnnFields::noise_margin, RnnGateOptions{}.noise_margin, 0.0, 100.0,
           "cost gate: a move must gain more per interval than noisy observations could fake, "
           "z e^2 x total load / sqrt(P S) with e the judged forecast's relative error (this "
-          "is z; 0: any gain; blend-base files)"}},
+          "is z; 0: any gain; blend-base files)"},
+         {"median_judge", &RnnFields::median_judge, 1.0, 0.0, 1.0,
+          "cost gate: it may judge moves under the median of the last five observations when "
+          "that has been more accurate than both Holt forecasts, so a load seen once is not "
+          "taken for a lasting one (0: off; blend-base files)"}},
         Reads::rank_times, make_rnn));
 
     std::vector<Field<RnnZeroFields>> zero = reactive_fields<RnnZeroFields>();

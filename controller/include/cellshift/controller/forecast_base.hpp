@@ -27,7 +27,8 @@
 // (gate_move below), which the surrogate does not model: it is the deployed
 // loop's guard against moves that cannot pay for their migration, and its choice,
 // per event, of how far to go and towards which split, judged under the forecast
-// that has been the more accurate, over H intervals stretched up to 3H while the total
+// that has been the most accurate (holt's, the fast one, or the median of the last five
+// observations, median_forecast.hpp), over H intervals stretched up to 3H while the total
 // workload grows steadily (total_volatility.hpp).
 
 #include "cellshift/controller/interval_cost.hpp"
@@ -115,7 +116,8 @@ Boundaries refine_move(const std::vector<double>& load, const Boundaries& curren
                        const Boundaries& chosen, const Layout& layout, const MigrationCost& cost,
                        bool holds = false, double margin = 0.0);
 
-// The blend base's gate judges under whichever of its two forecasts has been more
+// The blend base's gate judges under whichever of its forecasts (the two Holt
+// forecasters and the median of the last five observations) has been the most
 // accurate lately: each forecast's relative error (holt.hpp) in a moving average that
 // keeps this much of the old value per event (a memory of about ten events).
 inline constexpr double kForecastErrorKeep = 0.9;

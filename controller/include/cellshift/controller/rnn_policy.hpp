@@ -22,7 +22,8 @@
 namespace cellshift::controller {
 
 // How a gated controller's cost gate (forecast_base.hpp) reads the host and its data;
-// deployment settings, not file attributes (`rnn.end_aware`, `rnn.noise_margin`).
+// deployment settings, not file attributes (`rnn.end_aware`, `rnn.noise_margin`,
+// `rnn.median_judge`).
 struct RnnGateOptions {
     // The horizon ends with the run where the host says how many intervals are left
     // (Observation::intervals_left).
@@ -30,6 +31,10 @@ struct RnnGateOptions {
     // z of gate_noise_margin: a move must gain more than noisy observations could
     // fake (0: any gain). Read with the blend base, whose gate tracks forecast errors.
     double noise_margin = 4.0;
+    // The gate may judge under the median of the last five observations
+    // (median_forecast.hpp) when it has been more accurate than both Holt forecasts:
+    // transient bursts then do not look like lasting load. Blend base.
+    bool median_judge = true;
 };
 
 // Throws std::invalid_argument if the controller's features are not the first 12
