@@ -600,6 +600,29 @@ TEST_CASE("rnn: on transient bursts the gate judges under the median and migrate
         CHECK(without.median_judged == 0);
         CHECK(with_median.migrated < without.migrated);
     }
+    // rnn.median_judge reaches the policy: through the registry, 1 (the default) and 0
+    // decide as the policy built with the judge on and off, event by event.
+    data::Controller file = untrained_blend_controller(0.6, 0.0, 1.0, 0.3, 24, 5);
+    file.hold_horizon = 4.0;
+    const Layout l{96, 8, 2};
+    for (const bool on : {true, false}) {
+        INFO("median_judge " << on);
+        auto styled =
+            make_policy("rnn", PolicySettings{{{"median_judge", on ? 1.0 : 0.0}}, "", &file});
+        auto direct = make_rnn_policy(file, RnnGateOptions{true, 4.0, on});
+        styled->reset(l, uniform_boundaries(l));
+        direct->reset(l, uniform_boundaries(l));
+        for (int t = 0; t < 60; ++t) {
+            Observation o;
+            o.slice_workload = bursts(l.slices, t);
+            o.rank_times = rank_sums(o.slice_workload, direct->boundaries());
+            o.migration_cost = 0.5;
+            o.rebalance_cost = 0.01;
+            CHECK(styled->decide(o) == direct->decide(o));
+        }
+    }
+    CHECK_THROWS_WITH(make_policy("rnn", PolicySettings{{{"median_judge", 0.5}}, "", &file}),
+                      "rnn.median_judge must be 0 (off) or 1 (on)");
 }
 
 TEST_CASE("rnn: with refine_split the gate's moves are refined to the minimax split",
