@@ -45,6 +45,7 @@ private:
         fast_forecaster_.reset();
         median_forecaster_.reset();
         forecast_error_.assign(kJudgedForecasts, 0.0);
+        forecast_error_[2] = kMedianNotJudged;
         volatility_.reset();
     }
 
@@ -83,7 +84,8 @@ private:
             fast_forecaster_.restore(state_array(state, "rnn/fast/level", m),
                                      state_array(state, "rnn/fast/trend", m));
             // Absent from checkpoints written before the gate read it: start afresh. Two
-            // values (holt's, the fast forecast's) before the median was judged too.
+            // values (holt's, the fast forecast's) before the median was judged too; its
+            // error then starts afresh.
             const auto error = state.find("rnn/forecast_error");
             if (error != state.end()) {
                 const std::size_t kept = error->second.size() == 2 ? 2 : kJudgedForecasts;
@@ -120,13 +122,22 @@ private:
             if (blend_ && !forecaster_.level().empty()) {
                 // How far each forecast of this interval, made at the last event, was
                 // off: the gate judges under the one that has been the most accurate.
-                const std::vector<double> made[kJudgedForecasts] = {forecaster_.forecast(),
-                                                                    fast_forecaster_.forecast(),
-                                                                    median_forecaster_.forecast()};
-                for (std::size_t i = 0; i < kJudgedForecasts; ++i) {
+                for (std::size_t i = 0; i < 2; ++i) {
+                    const HoltForecaster& f = i == 0 ? forecaster_ : fast_forecaster_;
                     forecast_error_[i] =
                         kForecastErrorKeep * forecast_error_[i] +
-                        (1.0 - kForecastErrorKeep) * relative_forecast_error(made[i], slices);
+                        (1.0 - kForecastErrorKeep) * relative_forecast_error(f.forecast(), slices);
+                }
+                // The median's error counts only forecasts that were medians of five;
+                // the first starts level with the better Holt forecast, so the median
+                // takes over as judge only once its own errors are lower.
+                if (median_forecaster_.full()) {
+                    double& e = forecast_error_[2];
+                    if (e == kMedianNotJudged)
+                        e = std::min(forecast_error_[0], forecast_error_[1]);
+                    e = kForecastErrorKeep * e +
+                        (1.0 - kForecastErrorKeep) *
+                            relative_forecast_error(median_forecaster_.forecast(), slices);
                 }
             }
             if (hold_horizon_ > 0.0) {
@@ -229,13 +240,16 @@ private:
 
     // The blend base's gate judges under holt's forecast (0), the fast one (1) or, with
     // RnnGateOptions::median_judge, the median of the last five observations (2):
-    // whichever has the lowest averaged error, ties to the earlier. The median only once
-    // it has five observations: before, it is the last one, whose error at the first
-    // events (while the fast forecast's trend settles) is no sign of bursts.
+    // whichever has the lowest averaged error, ties to the earlier. The median's error is
+    // kMedianNotJudged until a median of five has been checked against what came:
+    // before five observations the median forecaster returns the last one, whose error
+    // at the first events (while the fast forecast's trend settles) says nothing about
+    // bursts.
     static constexpr std::size_t kJudgedForecasts = 3;
+    static constexpr double kMedianNotJudged = -1.0;
     std::size_t judged_forecast() const {
         std::size_t best = forecast_error_[1] < forecast_error_[0] ? 1 : 0;
-        if (gate_options_.median_judge && median_forecaster_.full() &&
+        if (gate_options_.median_judge && forecast_error_[2] != kMedianNotJudged &&
             forecast_error_[2] < forecast_error_[best])
             best = 2;
         return best;

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <tuple>
 
@@ -446,7 +447,8 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
         }
         return m;
     };
-    double slow_error = 0.0, fast_error = 0.0, median_error = 0.0;
+    double slow_error = 0.0, fast_error = 0.0;
+    std::optional<double> median_error; // from the first median of five checked
     std::vector<double> totals;
     double volatility = 0.0;
     int changes = 0;
@@ -465,8 +467,9 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
                 0.9 * slow_error + 0.1 * relative_forecast_error(slow.forecast(), o.slice_workload);
             fast_error =
                 0.9 * fast_error + 0.1 * relative_forecast_error(fast.forecast(), o.slice_workload);
-            median_error = 0.9 * median_error +
-                           0.1 * relative_forecast_error(median_forecast(), o.slice_workload);
+            if (seen.size() >= 5) // the forecast made at the last event was a median of five
+                median_error = 0.9 * median_error.value_or(std::min(slow_error, fast_error)) +
+                               0.1 * relative_forecast_error(median_forecast(), o.slice_workload);
         }
         double total = 0.0;
         for (const double w : o.slice_workload)
@@ -485,11 +488,10 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
         seen.push_back(o.slice_workload);
         std::vector<double> judge = fast_error < slow_error ? fast.forecast() : slow.forecast();
         double e = std::min(fast_error, slow_error);
-        // The median is judged only once it is a median of five observations.
-        const bool median_judges = median_judge && seen.size() >= 5 && median_error < e;
+        const bool median_judges = median_judge && median_error && *median_error < e;
         if (median_judges) {
             judge = median_forecast();
-            e = median_error;
+            e = *median_error;
         }
         const Boundaries target = split_equal_load(slow.forecast(), l);
         const std::vector<Boundaries> aims{target, target, split_equal_load(fast.forecast(), l)};
