@@ -84,8 +84,10 @@ private:
             fast_forecaster_.restore(state_array(state, "rnn/fast/level", m),
                                      state_array(state, "rnn/fast/trend", m));
             // Absent from checkpoints written before the gate read it: start afresh. Two
-            // values (holt's, the fast forecast's) before the median was judged too; its
-            // error then starts afresh.
+            // values (holt's, the fast forecast's) before the median was judged too; the
+            // median's error and history then start afresh.
+            forecast_error_.assign(kJudgedForecasts, 0.0);
+            forecast_error_[2] = kMedianNotJudged;
             const auto error = state.find("rnn/forecast_error");
             if (error != state.end()) {
                 const std::size_t kept = error->second.size() == 2 ? 2 : kJudgedForecasts;
@@ -93,9 +95,9 @@ private:
                 std::copy(e.begin(), e.end(), forecast_error_.begin());
             }
             const auto median = state.find("rnn/median/history");
-            if (median != state.end())
-                median_forecaster_.restore(median->second,
-                                           static_cast<std::size_t>(layout().slices));
+            median_forecaster_.restore(median == state.end() ? std::vector<double>{}
+                                                             : median->second,
+                                       static_cast<std::size_t>(layout().slices));
         }
         // Absent from checkpoints written before the gate's horizon read it: start afresh.
         if (hold_horizon_ > 0.0 && state.count("rnn/total_volatility") != 0)
