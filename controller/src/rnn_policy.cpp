@@ -7,6 +7,7 @@
 #include "cellshift/controller/median_forecast.hpp"
 #include "cellshift/controller/partition.hpp"
 #include "cellshift/controller/residual.hpp"
+#include "cellshift/controller/shift_forecast.hpp"
 #include "cellshift/controller/total_volatility.hpp"
 #include "styles/style_definition.hpp"
 
@@ -44,8 +45,8 @@ private:
         forecaster_.reset();
         fast_forecaster_.reset();
         median_forecaster_.reset();
-        forecast_error_.assign(kJudgedForecasts, 0.0);
-        forecast_error_[2] = kMedianNotJudged;
+        shift_forecaster_.reset();
+        reset_forecast_errors();
         volatility_.reset();
     }
 
@@ -60,6 +61,7 @@ private:
             state["rnn/fast/trend"] = fast_forecaster_.trend();
             state["rnn/forecast_error"] = forecast_error_;
             state["rnn/median/history"] = median_forecaster_.state();
+            state["rnn/shift/state"] = shift_forecaster_.state();
         }
         if (hold_horizon_ > 0.0)
             state["rnn/total_volatility"] = volatility_.state();
@@ -84,13 +86,14 @@ private:
             fast_forecaster_.restore(state_array(state, "rnn/fast/level", m),
                                      state_array(state, "rnn/fast/trend", m));
             // Absent from checkpoints written before the gate read it: start afresh. Two
-            // values (holt's, the fast forecast's) before the median was judged too; the
-            // median's error and history then start afresh.
-            forecast_error_.assign(kJudgedForecasts, 0.0);
-            forecast_error_[2] = kMedianNotJudged;
+            // values (holt's, the fast forecast's) before the median was judged too, three
+            // before the shift forecast was; the errors and forecasts a checkpoint lacks
+            // start afresh.
+            reset_forecast_errors();
             const auto error = state.find("rnn/forecast_error");
             if (error != state.end()) {
-                const std::size_t kept = error->second.size() == 2 ? 2 : kJudgedForecasts;
+                const std::size_t saved = error->second.size();
+                const std::size_t kept = saved == 2 || saved == 3 ? saved : kJudgedForecasts;
                 const std::vector<double> e = state_array(state, "rnn/forecast_error", kept);
                 std::copy(e.begin(), e.end(), forecast_error_.begin());
             }
@@ -98,6 +101,9 @@ private:
             median_forecaster_.restore(median == state.end() ? std::vector<double>{}
                                                              : median->second,
                                        static_cast<std::size_t>(layout().slices));
+            const auto shift = state.find("rnn/shift/state");
+            shift_forecaster_.restore(shift == state.end() ? std::vector<double>{} : shift->second,
+                                      static_cast<std::size_t>(layout().slices));
         }
         // Absent from checkpoints written before the gate's horizon read it: start afresh.
         if (hold_horizon_ > 0.0 && state.count("rnn/total_volatility") != 0)
@@ -130,17 +136,14 @@ private:
                         kForecastErrorKeep * forecast_error_[i] +
                         (1.0 - kForecastErrorKeep) * relative_forecast_error(f.forecast(), slices);
                 }
-                // The median's error counts only forecasts that were medians of five;
-                // the first starts level with the better Holt forecast, so the median
-                // takes over as judge only once its own errors are lower.
-                if (median_forecaster_.full()) {
-                    double& e = forecast_error_[2];
-                    if (e == kMedianNotJudged)
-                        e = std::min(forecast_error_[0], forecast_error_[1]);
-                    e = kForecastErrorKeep * e +
-                        (1.0 - kForecastErrorKeep) *
-                            relative_forecast_error(median_forecaster_.forecast(), slices);
-                }
+                // The median's error counts only forecasts that were medians of five
+                // (track_error).
+                if (median_forecaster_.full())
+                    track_error(forecast_error_[2], median_forecaster_.forecast(), slices);
+                // Likewise the shift forecast's, from the first forecast made with a
+                // measured shift.
+                if (shift_forecaster_.measured())
+                    track_error(forecast_error_[3], shift_forecaster_.forecast(), slices);
             }
             if (hold_horizon_ > 0.0) {
                 double total = 0.0;
@@ -156,6 +159,7 @@ private:
                 fast_forecaster_.observe(slices);
                 fast_forecast = fast_forecaster_.forecast();
                 median_forecaster_.observe(slices);
+                shift_forecaster_.observe(slices);
                 fast = split_equal_load(fast_forecast, layout());
             }
         }
@@ -211,8 +215,9 @@ private:
                     const std::size_t best = judged_forecast();
                     if (best == 1)
                         judge = &fast_forecast;
-                    if (best == 2) {
-                        median = median_forecaster_.forecast();
+                    if (best == 2 || best == 3) {
+                        median = best == 2 ? median_forecaster_.forecast()
+                                           : shift_forecaster_.forecast();
                         judge = &median;
                     }
                     margin = gate_noise_margin(gate_options_.noise_margin, forecast_error_[best],
@@ -241,20 +246,40 @@ private:
     }
 
     // The blend base's gate judges under holt's forecast (0), the fast one (1) or, with
-    // RnnGateOptions::median_judge, the median of the last five observations (2):
-    // whichever has the lowest averaged error, ties to the earlier. The median's error is
-    // kMedianNotJudged until a median of five has been checked against what came:
-    // before five observations the median forecaster returns the last one, whose error
-    // at the first events (while the fast forecast's trend settles) says nothing about
-    // bursts.
-    static constexpr std::size_t kJudgedForecasts = 3;
-    static constexpr double kMedianNotJudged = -1.0;
+    // RnnGateOptions::median_judge, the median of the last five observations (2) or, with
+    // RnnGateOptions::shift_judge, the forecast that follows the workload's motion (3):
+    // whichever has the lowest averaged error, ties to the earlier. The median's and the
+    // shift forecast's errors are kNotJudged until one of their own forecasts has been
+    // checked against what came: before five observations the median forecaster returns
+    // the last one, whose error at the first events (while the fast forecast's trend
+    // settles) says nothing about bursts, and before two the shift is not measured.
+    static constexpr std::size_t kJudgedForecasts = 4;
+    static constexpr double kNotJudged = -1.0;
     std::size_t judged_forecast() const {
         std::size_t best = forecast_error_[1] < forecast_error_[0] ? 1 : 0;
-        if (gate_options_.median_judge && forecast_error_[2] != kMedianNotJudged &&
-            forecast_error_[2] < forecast_error_[best])
+        const auto better = [&](std::size_t k) {
+            return forecast_error_[k] != kNotJudged && forecast_error_[k] < forecast_error_[best];
+        };
+        if (gate_options_.median_judge && better(2))
             best = 2;
+        if (gate_options_.shift_judge && better(3))
+            best = 3;
         return best;
+    }
+    void reset_forecast_errors() {
+        forecast_error_.assign(kJudgedForecasts, 0.0);
+        forecast_error_[2] = kNotJudged;
+        forecast_error_[3] = kNotJudged;
+    }
+    // The averaged error of a forecast judged only once it has forecast on its own terms:
+    // the first error starts level with the better Holt forecast's, so it takes over as
+    // judge only once its own errors are lower.
+    void track_error(double& error, const std::vector<double>& forecast,
+                     const std::vector<double>& actual) const {
+        if (error == kNotJudged)
+            error = std::min(forecast_error_[0], forecast_error_[1]);
+        error = kForecastErrorKeep * error +
+                (1.0 - kForecastErrorKeep) * relative_forecast_error(forecast, actual);
     }
 
     GruCell gru_;
@@ -268,11 +293,12 @@ private:
     HoltForecaster forecaster_;
     HoltForecaster fast_forecaster_;     // the blend base's second forecaster
     MedianForecaster median_forecaster_; // and the gate's third judge
+    ShiftForecaster shift_forecaster_;   // and its fourth
     double hold_horizon_;                // the cost gate's horizon in intervals (0: no gate)
     bool refine_;                        // the gate's moves refined to a minimax split
     bool refine_holds_;                  // and its holds
     RnnGateOptions gate_options_;        // the gate's end of run, noise margin, median judge
-    std::vector<double> forecast_error_; // [3] holt's, the fast and the median forecast's
+    std::vector<double> forecast_error_; // [4] holt's, the fast, the median, the shift forecast's
     TotalVolatility volatility_;         // of the total workload: the gate's horizon
 };
 

@@ -6,6 +6,7 @@
 #include "cellshift/controller/partition.hpp"
 #include "cellshift/controller/registry.hpp"
 #include "cellshift/controller/rnn_policy.hpp"
+#include "cellshift/controller/shift_forecast.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -409,8 +410,10 @@ TEST_CASE("cost gate refinement: the minimax split, if it shortens the next inte
 }
 
 // The gate as wired into a zero-head blend policy, replayed independently: two Holt
-// forecasters and the per-slice median of the last five observations (with
-// `median_judge`) and their averaged relative errors choose the judge, the total
+// forecasters, the per-slice median of the last five observations (with
+// `median_judge`) and the forecast that follows the load's motion (with `shift_judge`;
+// shift_forecast.hpp, tested on its own) and their averaged relative errors choose the
+// judge, the total
 // workload's volatility stretches the horizon, and the candidates aim at holt's split
 // (the zero head's own move) and the fast split. Returns how many events the judge
 // was the fast forecast and how many the stretch changed the gate's choice. The
@@ -418,19 +421,20 @@ TEST_CASE("cost gate refinement: the minimax split, if it shortens the next inte
 struct GateReplay {
     int fast_judged = 0, stretch_mattered = 0, refined = 0, refined_holds = 0;
     int margin_mattered = 0; // events where the margin changed the choice
-    int median_judged = 0;
+    int median_judged = 0, shift_judged = 0;
     std::int64_t migrated = 0;
+    double runtime = 0.0; // modelled: each decision's next interval, migration included
 };
 
 template <class Workload>
 GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
                        double noise_margin = RnnGateOptions{}.noise_margin,
-                       bool median_judge = true) {
+                       bool median_judge = true, bool shift_judge = true) {
     const Layout l{96, 8, 2};
     data::Controller c = untrained_blend_controller(0.6, 0.0, 1.0, 0.3, 24, 5);
     c.hold_horizon = 4.0;
     c.refine_split = refine;
-    auto policy = make_rnn_policy(c, RnnGateOptions{true, noise_margin, median_judge});
+    auto policy = make_rnn_policy(c, RnnGateOptions{true, noise_margin, median_judge, shift_judge});
     policy->reset(l, uniform_boundaries(l));
     HoltForecaster slow(0.6, 0.0), fast(1.0, 0.3);
     std::vector<std::vector<double>> seen; // every observation so far
@@ -449,6 +453,8 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
     };
     double slow_error = 0.0, fast_error = 0.0;
     std::optional<double> median_error; // from the first median of five checked
+    ShiftForecaster moving;
+    std::optional<double> shift_error; // from the first forecast with a measured shift
     std::vector<double> totals;
     double volatility = 0.0;
     int changes = 0;
@@ -470,6 +476,9 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
             if (seen.size() >= 5) // the forecast made at the last event was a median of five
                 median_error = 0.9 * median_error.value_or(std::min(slow_error, fast_error)) +
                                0.1 * relative_forecast_error(median_forecast(), o.slice_workload);
+            if (seen.size() >= 2) // the shift was measured at the last event
+                shift_error = 0.9 * shift_error.value_or(std::min(slow_error, fast_error)) +
+                              0.1 * relative_forecast_error(moving.forecast(), o.slice_workload);
         }
         double total = 0.0;
         for (const double w : o.slice_workload)
@@ -486,12 +495,18 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
         slow.observe(o.slice_workload);
         fast.observe(o.slice_workload);
         seen.push_back(o.slice_workload);
+        moving.observe(o.slice_workload);
         std::vector<double> judge = fast_error < slow_error ? fast.forecast() : slow.forecast();
         double e = std::min(fast_error, slow_error);
         const bool median_judges = median_judge && median_error && *median_error < e;
         if (median_judges) {
             judge = median_forecast();
             e = *median_error;
+        }
+        const bool shift_judges = shift_judge && shift_error && *shift_error < e;
+        if (shift_judges) {
+            judge = moving.forecast();
+            e = *shift_error;
         }
         const Boundaries target = split_equal_load(slow.forecast(), l);
         const std::vector<Boundaries> aims{target, target, split_equal_load(fast.forecast(), l)};
@@ -513,8 +528,10 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
         r.margin_mattered += refined(gate(0.0), 0.0) != expected ? 1 : 0;
         r.refined += expected != gated ? 1 : 0;
         r.refined_holds += expected != gated && gated == before ? 1 : 0;
-        r.fast_judged += fast_error < slow_error && !median_judges ? 1 : 0;
-        r.median_judged += median_judges ? 1 : 0;
+        r.fast_judged += fast_error < slow_error && !median_judges && !shift_judges ? 1 : 0;
+        r.median_judged += median_judges && !shift_judges ? 1 : 0;
+        r.shift_judged += shift_judges ? 1 : 0;
+        r.runtime += interval_runtime(workload(l.slices, t + 1), before, after, cost);
         r.stretch_mattered += gate_move(judge, before, aims, l, 4.0, cost, margin) != after ? 1 : 0;
         r.migrated += migrated_slices(before, after);
     }
@@ -523,14 +540,69 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
 
 TEST_CASE("rnn: a gated blend controller judges moves under its more accurate forecast",
           "[controller][rnn]") {
-    // On a drifting bump the fast forecast (trend) is the better one after a few events,
-    // so the replay checks more than holt's judgement.
+    // On a drifting bump the fast forecast (trend) is the better of the two Holt
+    // forecasts after a few events, so the replay checks more than holt's judgement;
+    // with the shift judge on, the forecast that follows the bump is better still.
     for (const double mu : {0.05, 0.5, 2.0}) {
-        const GateReplay r = replay_gate(mu, drifting_bump);
         INFO("mu " << mu);
+        const GateReplay holt_only =
+            replay_gate(mu, drifting_bump, 0.0, RnnGateOptions{}.noise_margin, true, false);
+        CHECK(holt_only.migrated > 0);
+        CHECK(holt_only.fast_judged > 30);
+        CHECK(holt_only.shift_judged == 0);
+        const GateReplay r = replay_gate(mu, drifting_bump);
         CHECK(r.migrated > 0);
-        CHECK(r.fast_judged > 30);
+        CHECK(r.shift_judged > 30);
     }
+}
+
+TEST_CASE("rnn: on a load that travels the gate judges under the shift forecast and wins",
+          "[controller][rnn]") {
+    // A bump sloshing across the domain at up to 6 slices per event: the Holt forecasts
+    // and the median lag it, the forecast that carries the load along its measured
+    // motion does not. The replay matches the policy event by event with the shift judge
+    // and without it (rnn.shift_judge = 0); with it the modelled runtime is lower.
+    const auto sloshing = [](std::int64_t slices, int t) {
+        std::vector<double> w(static_cast<std::size_t>(slices));
+        const double centre = 48.0 + 30.0 * std::sin(2.0 * std::acos(-1.0) * t / 30.0);
+        for (std::int64_t s = 0; s < slices; ++s) {
+            const double x = (static_cast<double>(s) + 0.5 - centre) / 4.0;
+            w[static_cast<std::size_t>(s)] = 0.3 + 5.0 * std::exp(-x * x);
+        }
+        return w;
+    };
+    for (const double mu : {0.05, 0.5}) {
+        INFO("mu " << mu);
+        const GateReplay with_shift = replay_gate(mu, sloshing);
+        const GateReplay without =
+            replay_gate(mu, sloshing, 0.0, RnnGateOptions{}.noise_margin, true, false);
+        CHECK(with_shift.shift_judged > 40);
+        CHECK(without.shift_judged == 0);
+        CHECK(with_shift.runtime < 0.95 * without.runtime);
+    }
+    // rnn.shift_judge reaches the policy: through the registry, 1 (the default) and 0
+    // decide as the policy built with the judge on and off, event by event.
+    data::Controller file = untrained_blend_controller(0.6, 0.0, 1.0, 0.3, 24, 5);
+    file.hold_horizon = 4.0;
+    const Layout l{96, 8, 2};
+    for (const bool on : {true, false}) {
+        INFO("shift_judge " << on);
+        auto styled =
+            make_policy("rnn", PolicySettings{{{"shift_judge", on ? 1.0 : 0.0}}, "", &file});
+        auto direct = make_rnn_policy(file, RnnGateOptions{true, 4.0, true, on});
+        styled->reset(l, uniform_boundaries(l));
+        direct->reset(l, uniform_boundaries(l));
+        for (int t = 0; t < 60; ++t) {
+            Observation o;
+            o.slice_workload = sloshing(l.slices, t);
+            o.rank_times = rank_sums(o.slice_workload, direct->boundaries());
+            o.migration_cost = 0.05;
+            o.rebalance_cost = 0.01;
+            CHECK(styled->decide(o) == direct->decide(o));
+        }
+    }
+    CHECK_THROWS_WITH(make_policy("rnn", PolicySettings{{{"shift_judge", 0.5}}, "", &file}),
+                      "rnn.shift_judge must be 0 (off) or 1 (on)");
 }
 
 TEST_CASE("rnn: the gate weighs moves over a longer horizon while the total grows steadily",

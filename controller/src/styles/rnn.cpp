@@ -20,6 +20,7 @@ struct RnnFields {
     double end_aware = 1.0;
     double noise_margin = RnnGateOptions{}.noise_margin;
     double median_judge = 1.0;
+    double shift_judge = 1.0;
 };
 
 std::unique_ptr<Policy> make_rnn(const RnnFields& f, const PolicySettings& settings) {
@@ -63,8 +64,11 @@ std::unique_ptr<Policy> make_rnn(const RnnFields& f, const PolicySettings& setti
     if (f.median_judge != 0.0 && f.median_judge != 1.0) {
         throw std::invalid_argument("rnn.median_judge must be 0 (off) or 1 (on)");
     }
-    return make_rnn_policy(
-        c, RnnGateOptions{f.end_aware == 1.0, f.noise_margin, f.median_judge == 1.0});
+    if (f.shift_judge != 0.0 && f.shift_judge != 1.0) {
+        throw std::invalid_argument("rnn.shift_judge must be 0 (off) or 1 (on)");
+    }
+    return make_rnn_policy(c, RnnGateOptions{f.end_aware == 1.0, f.noise_margin,
+                                             f.median_judge == 1.0, f.shift_judge == 1.0});
 }
 
 struct RnnZeroFields : ReactiveFields {
@@ -101,7 +105,11 @@ CELLSHIFT_POLICY_STYLES(rnn) {
          {"median_judge", &RnnFields::median_judge, 1.0, 0.0, 1.0,
           "cost gate: it may judge moves under the median of the last five observations when "
           "that has been more accurate than both Holt forecasts, so a load seen once is not "
-          "taken for a lasting one (0: off; blend-base files)"}},
+          "taken for a lasting one (0: off; blend-base files)"},
+         {"shift_judge", &RnnFields::shift_judge, 1.0, 0.0, 1.0,
+          "cost gate: it may judge moves under a forecast that carries the load along its "
+          "measured motion when that has been the most accurate, so a move ahead of a "
+          "travelling front is not vetoed by a lagging forecast (0: off; blend-base files)"}},
         Reads::rank_times, make_rnn));
 
     std::vector<Field<RnnZeroFields>> zero = reactive_fields<RnnZeroFields>();

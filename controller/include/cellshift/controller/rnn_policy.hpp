@@ -23,7 +23,7 @@ namespace cellshift::controller {
 
 // How a gated controller's cost gate (forecast_base.hpp) reads the host and its data;
 // deployment settings, not file attributes (`rnn.end_aware`, `rnn.noise_margin`,
-// `rnn.median_judge`).
+// `rnn.median_judge`, `rnn.shift_judge`).
 struct RnnGateOptions {
     // The horizon ends with the run where the host says how many intervals are left
     // (Observation::intervals_left).
@@ -35,6 +35,10 @@ struct RnnGateOptions {
     // (median_forecast.hpp) when it has been more accurate than both Holt forecasts:
     // transient bursts then do not look like lasting load. Blend base.
     bool median_judge = true;
+    // The gate may judge under the forecast that follows the workload's motion
+    // (shift_forecast.hpp) when it has been the most accurate: moves that anticipate a
+    // travelling front are then not vetoed by a lagging forecast. Blend base.
+    bool shift_judge = true;
 };
 
 // Throws std::invalid_argument if the controller's features are not the first 12
