@@ -538,6 +538,34 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
     return r;
 }
 
+// A gate switch reaches the policy through the registry: `rnn.NAME` = 1 (the default)
+// and 0 decide as the policy built with `options(true)` and `options(false)`, event by
+// event on `workload` at migration cost `mu`; 0.5 is refused with one line.
+template <class Options, class Workload>
+void check_gate_switch(const std::string& name, const Options& options, const Workload& workload,
+                       double mu) {
+    data::Controller file = untrained_blend_controller(0.6, 0.0, 1.0, 0.3, 24, 5);
+    file.hold_horizon = 4.0;
+    const Layout l{96, 8, 2};
+    for (const bool on : {true, false}) {
+        INFO(name << " " << on);
+        auto styled = make_policy("rnn", PolicySettings{{{name, on ? 1.0 : 0.0}}, "", &file});
+        auto direct = make_rnn_policy(file, options(on));
+        styled->reset(l, uniform_boundaries(l));
+        direct->reset(l, uniform_boundaries(l));
+        for (int t = 0; t < 60; ++t) {
+            Observation o;
+            o.slice_workload = workload(l.slices, t);
+            o.rank_times = rank_sums(o.slice_workload, direct->boundaries());
+            o.migration_cost = mu;
+            o.rebalance_cost = 0.01;
+            CHECK(styled->decide(o) == direct->decide(o));
+        }
+    }
+    CHECK_THROWS_WITH(make_policy("rnn", PolicySettings{{{name, 0.5}}, "", &file}),
+                      "rnn." + name + " must be 0 (off) or 1 (on)");
+}
+
 TEST_CASE("rnn: a gated blend controller judges moves under its more accurate forecast",
           "[controller][rnn]") {
     // On a drifting bump the fast forecast (trend) is the better of the two Holt
@@ -580,29 +608,13 @@ TEST_CASE("rnn: on a load that travels the gate judges under the shift forecast 
         CHECK(without.shift_judged == 0);
         CHECK(with_shift.runtime < 0.95 * without.runtime);
     }
-    // rnn.shift_judge reaches the policy: through the registry, 1 (the default) and 0
-    // decide as the policy built with the judge on and off, event by event.
-    data::Controller file = untrained_blend_controller(0.6, 0.0, 1.0, 0.3, 24, 5);
-    file.hold_horizon = 4.0;
-    const Layout l{96, 8, 2};
-    for (const bool on : {true, false}) {
-        INFO("shift_judge " << on);
-        auto styled =
-            make_policy("rnn", PolicySettings{{{"shift_judge", on ? 1.0 : 0.0}}, "", &file});
-        auto direct = make_rnn_policy(file, RnnGateOptions{true, 4.0, true, on});
-        styled->reset(l, uniform_boundaries(l));
-        direct->reset(l, uniform_boundaries(l));
-        for (int t = 0; t < 60; ++t) {
-            Observation o;
-            o.slice_workload = sloshing(l.slices, t);
-            o.rank_times = rank_sums(o.slice_workload, direct->boundaries());
-            o.migration_cost = 0.05;
-            o.rebalance_cost = 0.01;
-            CHECK(styled->decide(o) == direct->decide(o));
-        }
-    }
-    CHECK_THROWS_WITH(make_policy("rnn", PolicySettings{{{"shift_judge", 0.5}}, "", &file}),
-                      "rnn.shift_judge must be 0 (off) or 1 (on)");
+    // rnn.shift_judge reaches the policy through the registry.
+    check_gate_switch(
+        "shift_judge",
+        [](bool on) {
+            return RnnGateOptions{true, 4.0, true, on};
+        },
+        sloshing, 0.05);
 }
 
 TEST_CASE("rnn: the gate weighs moves over a longer horizon while the total grows steadily",
@@ -674,29 +686,13 @@ TEST_CASE("rnn: on transient bursts the gate judges under the median and migrate
         CHECK(without.median_judged == 0);
         CHECK(with_median.migrated < without.migrated);
     }
-    // rnn.median_judge reaches the policy: through the registry, 1 (the default) and 0
-    // decide as the policy built with the judge on and off, event by event.
-    data::Controller file = untrained_blend_controller(0.6, 0.0, 1.0, 0.3, 24, 5);
-    file.hold_horizon = 4.0;
-    const Layout l{96, 8, 2};
-    for (const bool on : {true, false}) {
-        INFO("median_judge " << on);
-        auto styled =
-            make_policy("rnn", PolicySettings{{{"median_judge", on ? 1.0 : 0.0}}, "", &file});
-        auto direct = make_rnn_policy(file, RnnGateOptions{true, 4.0, on});
-        styled->reset(l, uniform_boundaries(l));
-        direct->reset(l, uniform_boundaries(l));
-        for (int t = 0; t < 60; ++t) {
-            Observation o;
-            o.slice_workload = bursts(l.slices, t);
-            o.rank_times = rank_sums(o.slice_workload, direct->boundaries());
-            o.migration_cost = 0.5;
-            o.rebalance_cost = 0.01;
-            CHECK(styled->decide(o) == direct->decide(o));
-        }
-    }
-    CHECK_THROWS_WITH(make_policy("rnn", PolicySettings{{{"median_judge", 0.5}}, "", &file}),
-                      "rnn.median_judge must be 0 (off) or 1 (on)");
+    // rnn.median_judge reaches the policy through the registry.
+    check_gate_switch(
+        "median_judge",
+        [](bool on) {
+            return RnnGateOptions{true, 4.0, on};
+        },
+        bursts, 0.5);
 }
 
 TEST_CASE("rnn: with refine_split the gate's moves are refined to the minimax split",
