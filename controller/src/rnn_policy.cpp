@@ -209,16 +209,16 @@ private:
                 std::vector<Boundaries> aims{result, target};
                 const std::vector<double>* judge = &forecast;
                 double margin = 0.0; // the gain noise could fake (the blend base tracks errors)
-                std::vector<double> median;
+                std::vector<double> computed; // the median's or the shift forecast, if it judges
                 if (blend_) {
                     aims.push_back(fast);
                     const std::size_t best = judged_forecast();
                     if (best == 1)
                         judge = &fast_forecast;
                     if (best == 2 || best == 3) {
-                        median = best == 2 ? median_forecaster_.forecast()
-                                           : shift_forecaster_.forecast();
-                        judge = &median;
+                        computed = best == 2 ? median_forecaster_.forecast()
+                                             : shift_forecaster_.forecast();
+                        judge = &computed;
                     }
                     margin = gate_noise_margin(gate_options_.noise_margin, forecast_error_[best],
                                                *judge, layout());
