@@ -13,14 +13,17 @@ void MedianForecaster::observe(const std::vector<double>& workload) {
 }
 
 std::vector<double> MedianForecaster::forecast() const {
-    if (history_.size() < kWindow)
+    if (!ready())
         return history_.empty() ? std::vector<double>{} : history_.back();
-    std::vector<double> median(history_.back().size()), column(kWindow);
+    // The last five observations, or the last three while fewer than five are kept.
+    const std::size_t window = history_.size() == kWindow ? kWindow : kStartWindow;
+    const std::size_t first = history_.size() - window;
+    std::vector<double> median(history_.back().size()), column(window);
     for (std::size_t s = 0; s < median.size(); ++s) {
-        for (std::size_t k = 0; k < kWindow; ++k)
-            column[k] = history_[k][s];
-        std::nth_element(column.begin(), column.begin() + kWindow / 2, column.end());
-        median[s] = column[kWindow / 2];
+        for (std::size_t k = 0; k < window; ++k)
+            column[k] = history_[first + k][s];
+        std::nth_element(column.begin(), column.begin() + window / 2, column.end());
+        median[s] = column[window / 2];
     }
     return median;
 }

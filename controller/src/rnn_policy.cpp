@@ -136,9 +136,9 @@ private:
                         kForecastErrorKeep * forecast_error_[i] +
                         (1.0 - kForecastErrorKeep) * relative_forecast_error(f.forecast(), slices);
                 }
-                // The median's error counts only forecasts that were medians of five
-                // (track_error).
-                if (median_forecaster_.full())
+                // The median's error counts only forecasts that were medians (of three
+                // or five observations; track_error).
+                if (median_forecaster_.ready())
                     track_error(forecast_error_[2], median_forecaster_.forecast(), slices);
                 // Likewise the shift forecast's, from the first forecast made with a
                 // measured shift.
@@ -246,11 +246,11 @@ private:
     }
 
     // The blend base's gate judges under holt's forecast (0), the fast one (1) or, with
-    // RnnGateOptions::median_judge, the median of the last five observations (2) or, with
+    // RnnGateOptions::median_judge, the median of the last five (three) observations (2) or, with
     // RnnGateOptions::shift_judge, the forecast that follows the workload's motion (3):
     // whichever has the lowest averaged error, ties to the earlier. The median's and the
     // shift forecast's errors are kNotJudged until one of their own forecasts has been
-    // checked against what came: before five observations the median forecaster returns
+    // checked against what came: before three observations the median forecaster returns
     // the last one, whose error at the first events (while the fast forecast's trend
     // settles) says nothing about bursts, and before two the shift is not measured.
     static constexpr std::size_t kJudgedForecasts = 4;

@@ -410,7 +410,7 @@ TEST_CASE("cost gate refinement: the minimax split, if it shortens the next inte
 }
 
 // The gate as wired into a zero-head blend policy, replayed independently: two Holt
-// forecasters, the per-slice median of the last five observations (with
+// forecasters, the per-slice median of the last five (at first three) observations (with
 // `median_judge`) and the forecast that follows the load's motion (with `shift_judge`;
 // shift_forecast.hpp, tested on its own) and their averaged relative errors choose the
 // judge, the total
@@ -439,20 +439,21 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
     HoltForecaster slow(0.6, 0.0), fast(1.0, 0.3);
     std::vector<std::vector<double>> seen; // every observation so far
     const auto median_forecast = [&seen] {
-        if (seen.size() < 5)
+        if (seen.size() < 3)
             return seen.back();
+        const std::size_t window = seen.size() >= 5 ? 5 : 3; // three until five are seen
         std::vector<double> m(seen.back().size());
         for (std::size_t s = 0; s < m.size(); ++s) {
-            std::array<double, 5> v{};
-            for (std::size_t k = 0; k < 5; ++k)
-                v[k] = seen[seen.size() - 5 + k][s];
+            std::vector<double> v;
+            for (std::size_t k = seen.size() - window; k < seen.size(); ++k)
+                v.push_back(seen[k][s]);
             std::sort(v.begin(), v.end());
-            m[s] = v[2];
+            m[s] = v[window / 2];
         }
         return m;
     };
     double slow_error = 0.0, fast_error = 0.0;
-    std::optional<double> median_error; // from the first median of five checked
+    std::optional<double> median_error; // from the first median (of three) checked
     ShiftForecaster moving;
     std::optional<double> shift_error; // from the first forecast with a measured shift
     std::vector<double> totals;
@@ -473,7 +474,7 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
                 0.9 * slow_error + 0.1 * relative_forecast_error(slow.forecast(), o.slice_workload);
             fast_error =
                 0.9 * fast_error + 0.1 * relative_forecast_error(fast.forecast(), o.slice_workload);
-            if (seen.size() >= 5) // the forecast made at the last event was a median of five
+            if (seen.size() >= 3) // the forecast made at the last event was a median
                 median_error = 0.9 * median_error.value_or(std::min(slow_error, fast_error)) +
                                0.1 * relative_forecast_error(median_forecast(), o.slice_workload);
             if (seen.size() >= 2) // the shift was measured at the last event

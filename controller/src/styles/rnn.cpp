@@ -103,9 +103,9 @@ CELLSHIFT_POLICY_STYLES(rnn) {
           "z e^2 x total load / sqrt(P S) with e the judged forecast's relative error (this "
           "is z; 0: any gain; blend-base files)"},
          {"median_judge", &RnnFields::median_judge, 1.0, 0.0, 1.0,
-          "cost gate: it may judge moves under the median of the last five observations when "
-          "that has been more accurate than both Holt forecasts, so a load seen once is not "
-          "taken for a lasting one (0: off; blend-base files)"},
+          "cost gate: it may judge moves under the median of the last five observations (three "
+          "at first) when that has been more accurate than both Holt forecasts, so a load "
+          "seen once is not taken for a lasting one (0: off; blend-base files)"},
          {"shift_judge", &RnnFields::shift_judge, 1.0, 0.0, 1.0,
           "cost gate: it may judge moves under a forecast that carries the load along its "
           "measured motion when that has been the most accurate, so a move ahead of a "

@@ -27,9 +27,10 @@
 // (gate_move below), which the surrogate does not model: it is the deployed
 // loop's guard against moves that cannot pay for their migration, and its choice,
 // per event, of how far to go and towards which split, judged under the forecast
-// that has been the most accurate (holt's, the fast one, or the median of the last five
-// observations, median_forecast.hpp), over H intervals stretched up to 3H while the total
-// workload grows steadily (total_volatility.hpp).
+// that has been the most accurate (holt's, the fast one, the median of the last five
+// observations, median_forecast.hpp, or the shift forecast, shift_forecast.hpp), over H
+// intervals stretched up to 3H while the total workload grows steadily
+// (total_volatility.hpp).
 
 #include "cellshift/controller/interval_cost.hpp"
 #include "cellshift/controller/layout.hpp"
@@ -117,8 +118,8 @@ Boundaries refine_move(const std::vector<double>& load, const Boundaries& curren
                        bool holds = false, double margin = 0.0);
 
 // The blend base's gate judges under whichever of its forecasts (the two Holt
-// forecasters and the median of the last five observations) has been the most
-// accurate lately: each forecast's relative error (holt.hpp) in a moving average that
+// forecasters, the median of the last observations and the shift forecast) has been the
+// most accurate lately: each forecast's relative error (holt.hpp) in a moving average that
 // keeps this much of the old value per event (a memory of about ten events).
 inline constexpr double kForecastErrorKeep = 0.9;
 

@@ -8,8 +8,10 @@
 // balance a load that had gone. Five, not three or seven: on the stress workloads
 // (scripts/stress_figures.sh) and the training traces under 10-30% observation noise,
 // three lets bursts that recur by chance through and seven costs the generator's
-// training seeds (docs/research_log.md, issue 22 session 20). Before five observations
-// the forecast is the last one.
+// training seeds (docs/research_log.md, issue 22 session 20). From the third to the
+// fifth observation the forecast is the median of the last three (a burst in the first
+// events is then not carried while the window fills: issue 22 session 22), before the
+// third it is the last observation.
 
 #include <cstddef>
 #include <vector>
@@ -19,13 +21,14 @@ namespace cellshift::controller {
 class MedianForecaster {
 public:
     static constexpr std::size_t kWindow = 5;
+    static constexpr std::size_t kStartWindow = 3; // while fewer than kWindow are kept
 
     void reset() { history_.clear(); }
     void observe(const std::vector<double>& workload);
     // Empty before the first observation.
     std::vector<double> forecast() const;
-    // Whether the forecast is a median of five (else the last observation).
-    bool full() const { return history_.size() == kWindow; }
+    // Whether the forecast is a median (of three or of five), else the last observation.
+    bool ready() const { return history_.size() >= kStartWindow; }
 
     // The observations kept, oldest first, one after another (k x S values, k <= 5).
     std::vector<double> state() const;

@@ -31,7 +31,7 @@ struct RnnGateOptions {
     // z of gate_noise_margin: a move must gain more than noisy observations could
     // fake (0: any gain). Read with the blend base, whose gate tracks forecast errors.
     double noise_margin = 4.0;
-    // The gate may judge under the median of the last five observations
+    // The gate may judge under the median of the last five observations (three at first)
     // (median_forecast.hpp) when it has been more accurate than both Holt forecasts:
     // transient bursts then do not look like lasting load. Blend base.
     bool median_judge = true;
