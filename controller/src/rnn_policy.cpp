@@ -19,6 +19,14 @@
 namespace cellshift::controller {
 namespace {
 
+// The steady forecast the gate may judge under (RnnGateOptions::steady_judge): an
+// exponential smoothing with no trend that keeps 0.7 of its level per event. Where a
+// profile stands still under noisy observations it is the most accurate forecast and
+// the quietest: a split balanced under it leaves less of the noise in the boundaries.
+// 0.3 (0.1-0.4 compared; the shift forecast's profile weight) on the stress workloads
+// at 2, 10 and 30% noise (docs/research_log.md, issue 22 session 22).
+constexpr double kSteadyLevel = 0.3;
+
 class RnnPolicy final : public Policy {
 public:
     RnnPolicy(const data::Controller& c, const RnnGateOptions& gate)
@@ -46,6 +54,7 @@ private:
         fast_forecaster_.reset();
         median_forecaster_.reset();
         shift_forecaster_.reset();
+        steady_forecaster_.reset();
         reset_forecast_errors();
         volatility_.reset();
     }
@@ -62,6 +71,7 @@ private:
             state["rnn/forecast_error"] = forecast_error_;
             state["rnn/median/history"] = median_forecaster_.state();
             state["rnn/shift/state"] = shift_forecaster_.state();
+            state["rnn/steady/level"] = steady_forecaster_.level();
         }
         if (hold_horizon_ > 0.0)
             state["rnn/total_volatility"] = volatility_.state();
@@ -87,13 +97,14 @@ private:
                                      state_array(state, "rnn/fast/trend", m));
             // Absent from checkpoints written before the gate read it: start afresh. Two
             // values (holt's, the fast forecast's) before the median was judged too, three
-            // before the shift forecast was; the errors and forecasts a checkpoint lacks
-            // start afresh.
+            // before the shift forecast was, four before the steady one was; the errors
+            // and forecasts a checkpoint lacks start afresh.
             reset_forecast_errors();
             const auto error = state.find("rnn/forecast_error");
             if (error != state.end()) {
                 const std::size_t saved = error->second.size();
-                const std::size_t kept = saved == 2 || saved == 3 ? saved : kJudgedForecasts;
+                const std::size_t kept =
+                    saved >= 2 && saved < kJudgedForecasts ? saved : kJudgedForecasts;
                 const std::vector<double> e = state_array(state, "rnn/forecast_error", kept);
                 std::copy(e.begin(), e.end(), forecast_error_.begin());
             }
@@ -104,6 +115,12 @@ private:
             const auto shift = state.find("rnn/shift/state");
             shift_forecaster_.restore(shift == state.end() ? std::vector<double>{} : shift->second,
                                       static_cast<std::size_t>(layout().slices));
+            // The steady forecast has no trend; absent from older checkpoints.
+            if (state.count("rnn/steady/level") == 0)
+                steady_forecaster_.reset();
+            else
+                steady_forecaster_.restore(state_array(state, "rnn/steady/level", m),
+                                           std::vector<double>(m, 0.0));
         }
         // Absent from checkpoints written before the gate's horizon read it: start afresh.
         if (hold_horizon_ > 0.0 && state.count("rnn/total_volatility") != 0)
@@ -144,6 +161,9 @@ private:
                 // measured shift.
                 if (shift_forecaster_.measured())
                     track_error(forecast_error_[3], shift_forecaster_.forecast(), slices);
+                // And the steady forecast's, from its first forecast.
+                if (!steady_forecaster_.level().empty())
+                    track_error(forecast_error_[4], steady_forecaster_.forecast(), slices);
             }
             if (hold_horizon_ > 0.0) {
                 double total = 0.0;
@@ -160,6 +180,7 @@ private:
                 fast_forecast = fast_forecaster_.forecast();
                 median_forecaster_.observe(slices);
                 shift_forecaster_.observe(slices);
+                steady_forecaster_.observe(slices);
                 fast = split_equal_load(fast_forecast, layout());
             }
         }
@@ -209,15 +230,17 @@ private:
                 std::vector<Boundaries> aims{result, target};
                 const std::vector<double>* judge = &forecast;
                 double margin = 0.0; // the gain noise could fake (the blend base tracks errors)
-                std::vector<double> computed; // the median's or the shift forecast, if it judges
+                std::vector<double>
+                    computed; // the median's, shift or steady forecast, if it judges
                 if (blend_) {
                     aims.push_back(fast);
                     const std::size_t best = judged_forecast();
                     if (best == 1)
                         judge = &fast_forecast;
-                    if (best == 2 || best == 3) {
-                        computed = best == 2 ? median_forecaster_.forecast()
-                                             : shift_forecaster_.forecast();
+                    if (best >= 2) {
+                        computed = best == 2   ? median_forecaster_.forecast()
+                                   : best == 3 ? shift_forecaster_.forecast()
+                                               : steady_forecaster_.forecast();
                         judge = &computed;
                     }
                     margin = gate_noise_margin(gate_options_.noise_margin, forecast_error_[best],
@@ -247,13 +270,14 @@ private:
 
     // The blend base's gate judges under holt's forecast (0), the fast one (1) or, with
     // RnnGateOptions::median_judge, the median of the last five (three) observations (2) or, with
-    // RnnGateOptions::shift_judge, the forecast that follows the workload's motion (3):
-    // whichever has the lowest averaged error, ties to the earlier. The median's and the
-    // shift forecast's errors are kNotJudged until one of their own forecasts has been
-    // checked against what came: before three observations the median forecaster returns
-    // the last one, whose error at the first events (while the fast forecast's trend
-    // settles) says nothing about bursts, and before two the shift is not measured.
-    static constexpr std::size_t kJudgedForecasts = 4;
+    // RnnGateOptions::shift_judge, the forecast that follows the workload's motion (3) or,
+    // with RnnGateOptions::steady_judge, the steady forecast (4): whichever has the lowest
+    // averaged error, ties to the earlier. The errors of the last three are kNotJudged
+    // until one of their own forecasts has been checked against what came: before three
+    // observations the median forecaster returns the last one, whose error at the first events
+    // (while the fast forecast's trend settles) says nothing about bursts, and before two the shift
+    // is not measured.
+    static constexpr std::size_t kJudgedForecasts = 5;
     static constexpr double kNotJudged = -1.0;
     std::size_t judged_forecast() const {
         std::size_t best = forecast_error_[1] < forecast_error_[0] ? 1 : 0;
@@ -264,12 +288,15 @@ private:
             best = 2;
         if (gate_options_.shift_judge && better(3))
             best = 3;
+        if (gate_options_.steady_judge && better(4))
+            best = 4;
         return best;
     }
     void reset_forecast_errors() {
         forecast_error_.assign(kJudgedForecasts, 0.0);
         forecast_error_[2] = kNotJudged;
         forecast_error_[3] = kNotJudged;
+        forecast_error_[4] = kNotJudged;
     }
     // The averaged error of a forecast judged only once it has forecast on its own terms:
     // the first error starts level with the better Holt forecast's, so it takes over as
@@ -291,14 +318,15 @@ private:
     std::vector<double> previous_moves_;
     std::vector<double> previous_imbalance_;
     HoltForecaster forecaster_;
-    HoltForecaster fast_forecaster_;     // the blend base's second forecaster
-    MedianForecaster median_forecaster_; // and the gate's third judge
-    ShiftForecaster shift_forecaster_;   // and its fourth
+    HoltForecaster fast_forecaster_;                      // the blend base's second forecaster
+    MedianForecaster median_forecaster_;                  // and the gate's third judge
+    ShiftForecaster shift_forecaster_;                    // and its fourth
+    HoltForecaster steady_forecaster_{kSteadyLevel, 0.0}; // and its fifth
     double hold_horizon_;                // the cost gate's horizon in intervals (0: no gate)
     bool refine_;                        // the gate's moves refined to a minimax split
     bool refine_holds_;                  // and its holds
     RnnGateOptions gate_options_;        // the gate's end of run, noise margin, median judge
-    std::vector<double> forecast_error_; // [4] holt's, the fast, the median, the shift forecast's
+    std::vector<double> forecast_error_; // [5] holt's, fast, median, shift, steady forecast's
     TotalVolatility volatility_;         // of the total workload: the gate's horizon
 };
 

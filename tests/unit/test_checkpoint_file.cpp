@@ -132,12 +132,15 @@ TEST_CASE("policy state: a restored policy continues exactly", "[controller][che
             CHECK(first->save_state().at("rnn/median/history").size() == 5 * 64);
             CHECK(first->save_state().at("rnn/shift/state").size() == 64 + 2);
             CHECK(first->save_state().at("rnn/forecast_error").at(3) >= 0.0); // judged
+            CHECK(first->save_state().at("rnn/steady/level").size() == 64);
+            CHECK(first->save_state().at("rnn/forecast_error").at(4) >= 0.0);
             // A checkpoint written before the median was judged (two errors, no
             // history) still restores; a history of a wrong size is a one-line error.
             controller::PolicyState old = first->save_state();
             old["rnn/forecast_error"].resize(2);
             old.erase("rnn/median/history");
             old.erase("rnn/shift/state");
+            old.erase("rnn/steady/level");
             CHECK_NOTHROW(second->restore_state(old));
             // ... and the median's and the shift forecast's errors and state start
             // afresh, even on a policy that has run (second has: its own must not
@@ -146,6 +149,8 @@ TEST_CASE("policy state: a restored policy continues exactly", "[controller][che
             CHECK(second->save_state().at("rnn/forecast_error").at(3) == -1.0);
             CHECK(second->save_state().at("rnn/median/history").empty());
             CHECK(second->save_state().at("rnn/shift/state").empty());
+            CHECK(second->save_state().at("rnn/forecast_error").at(4) == -1.0);
+            CHECK(second->save_state().at("rnn/steady/level").empty());
             // One written before the shift forecast was judged (three errors) keeps the
             // median's (a judged one, so the check below can tell it from a fresh start).
             CHECK(first->save_state().at("rnn/forecast_error").at(2) >= 0.0);
@@ -156,12 +161,24 @@ TEST_CASE("policy state: a restored policy continues exactly", "[controller][che
             CHECK(second->save_state().at("rnn/forecast_error").at(2) ==
                   first->save_state().at("rnn/forecast_error").at(2));
             CHECK(second->save_state().at("rnn/forecast_error").at(3) == -1.0);
+            // One written before the steady forecast was judged (four errors) keeps the
+            // shift forecast's.
+            old = first->save_state();
+            old["rnn/forecast_error"].resize(4);
+            old.erase("rnn/steady/level");
+            second->restore_state(old);
+            CHECK(second->save_state().at("rnn/forecast_error").at(3) ==
+                  first->save_state().at("rnn/forecast_error").at(3));
+            CHECK(second->save_state().at("rnn/forecast_error").at(4) == -1.0);
             controller::PolicyState bad = first->save_state();
             bad["rnn/median/history"].resize(64 * 5 + 1);
             CHECK_THROWS_WITH(second->restore_state(bad), Catch::Contains("rnn/median/history"));
             bad = first->save_state();
             bad["rnn/shift/state"].resize(64 + 1);
             CHECK_THROWS_WITH(second->restore_state(bad), Catch::Contains("rnn/shift/state"));
+            bad = first->save_state();
+            bad["rnn/steady/level"].resize(64 + 1);
+            CHECK_THROWS_WITH(second->restore_state(bad), Catch::Contains("rnn/steady/level"));
         }
         // Only the forecast-reading rnn files ask callers for per-slice workload beyond
         // their style.

@@ -21,6 +21,7 @@ struct RnnFields {
     double noise_margin = RnnGateOptions{}.noise_margin;
     double median_judge = 1.0;
     double shift_judge = 1.0;
+    double steady_judge = 1.0;
 };
 
 std::unique_ptr<Policy> make_rnn(const RnnFields& f, const PolicySettings& settings) {
@@ -67,8 +68,12 @@ std::unique_ptr<Policy> make_rnn(const RnnFields& f, const PolicySettings& setti
     if (f.shift_judge != 0.0 && f.shift_judge != 1.0) {
         throw std::invalid_argument("rnn.shift_judge must be 0 (off) or 1 (on)");
     }
-    return make_rnn_policy(c, RnnGateOptions{f.end_aware == 1.0, f.noise_margin,
-                                             f.median_judge == 1.0, f.shift_judge == 1.0});
+    if (f.steady_judge != 0.0 && f.steady_judge != 1.0) {
+        throw std::invalid_argument("rnn.steady_judge must be 0 (off) or 1 (on)");
+    }
+    return make_rnn_policy(c,
+                           RnnGateOptions{f.end_aware == 1.0, f.noise_margin, f.median_judge == 1.0,
+                                          f.shift_judge == 1.0, f.steady_judge == 1.0});
 }
 
 struct RnnZeroFields : ReactiveFields {
@@ -109,7 +114,11 @@ CELLSHIFT_POLICY_STYLES(rnn) {
          {"shift_judge", &RnnFields::shift_judge, 1.0, 0.0, 1.0,
           "cost gate: it may judge moves under a forecast that carries the load along its "
           "measured motion when that has been the most accurate, so a move ahead of a "
-          "travelling front is not vetoed by a lagging forecast (0: off; blend-base files)"}},
+          "travelling front is not vetoed by a lagging forecast (0: off; blend-base files)"},
+         {"steady_judge", &RnnFields::steady_judge, 1.0, 0.0, 1.0,
+          "cost gate: it may judge moves under a steady forecast (smoothing with no trend, "
+          "level weight 0.3) when that has been the most accurate, so noise on a profile "
+          "that stands still is not taken for imbalance (0: off; blend-base files)"}},
         Reads::rank_times, make_rnn));
 
     std::vector<Field<RnnZeroFields>> zero = reactive_fields<RnnZeroFields>();

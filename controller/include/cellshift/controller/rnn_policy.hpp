@@ -23,7 +23,7 @@ namespace cellshift::controller {
 
 // How a gated controller's cost gate (forecast_base.hpp) reads the host and its data;
 // deployment settings, not file attributes (`rnn.end_aware`, `rnn.noise_margin`,
-// `rnn.median_judge`, `rnn.shift_judge`).
+// `rnn.median_judge`, `rnn.shift_judge`, `rnn.steady_judge`).
 struct RnnGateOptions {
     // The horizon ends with the run where the host says how many intervals are left
     // (Observation::intervals_left).
@@ -39,6 +39,10 @@ struct RnnGateOptions {
     // (shift_forecast.hpp) when it has been the most accurate: moves that anticipate a
     // travelling front are then not vetoed by a lagging forecast. Blend base.
     bool shift_judge = true;
+    // The gate may judge under a steady forecast (exponential smoothing, no trend,
+    // level weight 0.3) when it has been the most accurate: where a profile stands still
+    // under noisy observations, a split balanced under it chases less noise. Blend base.
+    bool steady_judge = true;
 };
 
 // Throws std::invalid_argument if the controller's features are not the first 12
