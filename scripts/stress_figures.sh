@@ -9,13 +9,17 @@
 # gate's median judge was chosen on it (docs/research_log.md, issue 22 session 20).
 #
 #   scripts/stress_figures.sh [--build DIR] [--mu "LIST"] [--ranks LIST] [--jitter J]
-#                             [--out DIR] [-- EXTRA cellshift-eval trace OPTIONS]
+#                             [--seed N] [--out DIR] [-- EXTRA cellshift-eval trace OPTIONS]
+#
+# --seed draws other workloads of the same nine shapes (stress_traces.py --seed; 0 by
+# default).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build"
 mus="0.0075 1"
 ranks="4,8,16,32"
 jitter=0.02
+seed=0
 out=""
 extra=()
 while [[ $# -gt 0 ]]; do
@@ -24,9 +28,10 @@ while [[ $# -gt 0 ]]; do
         --mu) mus=${2//,/ }; shift 2 ;;
         --ranks) ranks=$2; shift 2 ;;
         --jitter) jitter=$2; shift 2 ;;
+        --seed) seed=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
         --) shift; extra=("$@"); break ;;
-        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "stress_figures.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -37,7 +42,7 @@ if [[ -z $out ]]; then
     trap 'rm -rf "$out"' EXIT
 fi
 mkdir -p "$out"
-/usr/bin/python3 "$root/scripts/stress_traces.py" "$out/traces"
+/usr/bin/python3 "$root/scripts/stress_traces.py" "$out/traces" --seed "$seed"
 policies=static,rnn,holt,persistence,lammps-shift,lazy-holt,reactive,reactive-max,hoomd,seam,oracle
 for mu in $mus; do
     for trace in "$out"/traces/*.csv; do
