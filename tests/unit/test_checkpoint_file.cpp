@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <utility>
 
 using namespace cellshift;
 using cellshift::test::same;
@@ -152,33 +153,30 @@ TEST_CASE("policy state: a restored policy continues exactly", "[controller][che
             CHECK(second->save_state().at("rnn/forecast_error").at(4) == -1.0);
             CHECK(second->save_state().at("rnn/steady/level").empty());
             // One written before the shift forecast was judged (three errors) keeps the
-            // median's (a judged one, so the check below can tell it from a fresh start).
+            // median's, one written before the steady forecast was (four) the shift
+            // forecast's: judged ones, so the checks can tell them from a fresh start.
             CHECK(first->save_state().at("rnn/forecast_error").at(2) >= 0.0);
-            old = first->save_state();
-            old["rnn/forecast_error"].resize(3);
-            old.erase("rnn/shift/state");
-            second->restore_state(old);
-            CHECK(second->save_state().at("rnn/forecast_error").at(2) ==
-                  first->save_state().at("rnn/forecast_error").at(2));
-            CHECK(second->save_state().at("rnn/forecast_error").at(3) == -1.0);
-            // One written before the steady forecast was judged (four errors) keeps the
-            // shift forecast's.
-            old = first->save_state();
-            old["rnn/forecast_error"].resize(4);
-            old.erase("rnn/steady/level");
-            second->restore_state(old);
-            CHECK(second->save_state().at("rnn/forecast_error").at(3) ==
-                  first->save_state().at("rnn/forecast_error").at(3));
-            CHECK(second->save_state().at("rnn/forecast_error").at(4) == -1.0);
-            controller::PolicyState bad = first->save_state();
-            bad["rnn/median/history"].resize(64 * 5 + 1);
-            CHECK_THROWS_WITH(second->restore_state(bad), Catch::Contains("rnn/median/history"));
-            bad = first->save_state();
-            bad["rnn/shift/state"].resize(64 + 1);
-            CHECK_THROWS_WITH(second->restore_state(bad), Catch::Contains("rnn/shift/state"));
-            bad = first->save_state();
-            bad["rnn/steady/level"].resize(64 + 1);
-            CHECK_THROWS_WITH(second->restore_state(bad), Catch::Contains("rnn/steady/level"));
+            const std::pair<std::size_t, const char*> older[] = {{3, "rnn/shift/state"},
+                                                                 {4, "rnn/steady/level"}};
+            for (const auto& [errors, absent] : older) {
+                INFO(errors << " errors, no " << absent);
+                old = first->save_state();
+                old["rnn/forecast_error"].resize(errors);
+                old.erase(absent);
+                second->restore_state(old);
+                CHECK(second->save_state().at("rnn/forecast_error").at(errors - 1) ==
+                      first->save_state().at("rnn/forecast_error").at(errors - 1));
+                CHECK(second->save_state().at("rnn/forecast_error").at(errors) == -1.0);
+            }
+            // A forecast state of a wrong size is a one-line error naming it.
+            const std::pair<const char*, std::size_t> wrong[] = {{"rnn/median/history", 64 * 5 + 1},
+                                                                 {"rnn/shift/state", 64 + 1},
+                                                                 {"rnn/steady/level", 64 + 1}};
+            for (const auto& [key, size] : wrong) {
+                controller::PolicyState bad = first->save_state();
+                bad[key].resize(size);
+                CHECK_THROWS_WITH(second->restore_state(bad), Catch::Contains(key));
+            }
         }
         // Only the forecast-reading rnn files ask callers for per-slice workload beyond
         // their style.
