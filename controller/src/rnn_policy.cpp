@@ -230,8 +230,7 @@ private:
                 std::vector<Boundaries> aims{result, target};
                 const std::vector<double>* judge = &forecast;
                 double margin = 0.0; // the gain noise could fake (the blend base tracks errors)
-                std::vector<double>
-                    computed; // the median's, shift or steady forecast, if it judges
+                std::vector<double> computed; // the median, shift or steady forecast if judging
                 if (blend_) {
                     aims.push_back(fast);
                     const std::size_t best = judged_forecast();
@@ -269,14 +268,14 @@ private:
     }
 
     // The blend base's gate judges under holt's forecast (0), the fast one (1) or, with
-    // RnnGateOptions::median_judge, the median of the last five (three) observations (2) or, with
-    // RnnGateOptions::shift_judge, the forecast that follows the workload's motion (3) or,
-    // with RnnGateOptions::steady_judge, the steady forecast (4): whichever has the lowest
-    // averaged error, ties to the earlier. The errors of the last three are kNotJudged
-    // until one of their own forecasts has been checked against what came: before three
-    // observations the median forecaster returns the last one, whose error at the first events
-    // (while the fast forecast's trend settles) says nothing about bursts, and before two the shift
-    // is not measured.
+    // RnnGateOptions::median_judge, the median of the last five (at first three)
+    // observations (2) or, with RnnGateOptions::shift_judge, the forecast that follows the
+    // workload's motion (3) or, with RnnGateOptions::steady_judge, the steady forecast (4):
+    // whichever has the lowest averaged error, ties to the earlier. The errors of the last
+    // three are kNotJudged until one of their own forecasts has been checked against what
+    // came: before three observations the median forecaster returns the last one, whose
+    // error at the first events (while the fast forecast's trend settles) says nothing
+    // about bursts, and before two the shift is not measured.
     static constexpr std::size_t kJudgedForecasts = 5;
     static constexpr double kNotJudged = -1.0;
     std::size_t judged_forecast() const {
