@@ -414,11 +414,9 @@ TEST_CASE("cost gate refinement: the minimax split, if it shortens the next inte
 // `median_judge`), the forecast that follows the load's motion (with `shift_judge`;
 // shift_forecast.hpp, tested on its own) and the steady forecast (a third Holt
 // forecaster, level 0.3 and no trend, with `steady_judge`) and their averaged relative
-// errors choose the
-// judge, the total
-// workload's volatility stretches the horizon, and the candidates aim at holt's split
-// (the zero head's own move) and the fast split. Returns how many events the judge
-// was the fast forecast and how many the stretch changed the gate's choice. The
+// errors choose the judge, the total workload's volatility stretches the horizon, and the
+// candidates aim at holt's split (the zero head's own move) and the fast split. Returns how many
+// events the judge was the fast forecast and how many the stretch changed the gate's choice. The
 // gate's noise margin with z = `noise_margin`: z e^2 x the judge's total / sqrt(P S).
 struct GateReplay {
     int fast_judged = 0, stretch_mattered = 0, refined = 0, refined_holds = 0;
@@ -599,7 +597,6 @@ TEST_CASE("rnn: a gated blend controller judges moves under its more accurate fo
             replay_gate(mu, drifting_bump, 0.0, RnnGateOptions{}.noise_margin, true, false);
         CHECK(holt_only.migrated > 0);
         CHECK(holt_only.fast_judged > 30);
-        CHECK(holt_only.shift_judged == 0);
         const GateReplay r = replay_gate(mu, drifting_bump);
         CHECK(r.migrated > 0);
         CHECK(r.shift_judged > 30);
@@ -627,7 +624,6 @@ TEST_CASE("rnn: on a load that travels the gate judges under the shift forecast 
         const GateReplay without =
             replay_gate(mu, sloshing, 0.0, RnnGateOptions{}.noise_margin, true, false);
         CHECK(with_shift.shift_judged > 40);
-        CHECK(without.shift_judged == 0);
         CHECK(with_shift.runtime < 0.95 * without.runtime);
     }
     // rnn.shift_judge reaches the policy through the registry.
@@ -668,7 +664,6 @@ TEST_CASE("rnn: on a fixed profile under noisy observations the gate judges unde
         const GateReplay without =
             replay_gate(mu, noisy_profile, refine, z, true, true, false, 0.3);
         CHECK(with_steady.steady_judged > 40);
-        CHECK(without.steady_judged == 0);
         CHECK(with_steady.migrated < without.migrated);
         CHECK(with_steady.runtime < without.runtime);
     }
@@ -747,7 +742,6 @@ TEST_CASE("rnn: on transient bursts the gate judges under the median and migrate
         const GateReplay without =
             replay_gate(mu, bursts, 0.0, RnnGateOptions{}.noise_margin, false);
         CHECK(with_median.median_judged > 50);
-        CHECK(without.median_judged == 0);
         CHECK(with_median.migrated < without.migrated);
     }
     // rnn.median_judge reaches the policy through the registry.
