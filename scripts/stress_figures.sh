@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# Generalisation check on synthetic stress workloads (scripts/stress_traces.py: nine
+# Generalisation check on synthetic stress workloads (scripts/stress_traces.py: eleven
 # workload shapes neither the scenario generator nor the simulator makes, 200 events x
 # 128 slices). A benchmark: per workload, rank count and mu it prints the default
 # controller's modelled runtime over static's, the best registered causal baseline's at
 # its default parameters, the margin between them and the clairvoyant oracle's floor;
 # then per mu the means and the cells where the controller is above static or more than
 # 2% behind. Lower is better. It asserts nothing. Selection data, not held out: the cost
-# gate's median judge was chosen on it (docs/research_log.md, issue 22 session 20).
+# gate's median judge was chosen on it (docs/research_log.md, issue 22 session 20), its
+# persistence check on the two turn-taking shapes (session 23).
 #
 #   scripts/stress_figures.sh [--build DIR] [--mu "LIST"] [--ranks LIST] [--jitter J]
 #                             [--seed N] [--out DIR] [-- EXTRA cellshift-eval trace OPTIONS]
 #
-# --seed draws other workloads of the same nine shapes (stress_traces.py --seed; 0 by
+# --seed draws other workloads of the same eleven shapes (stress_traces.py --seed; 0 by
 # default).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,7 +32,7 @@ while [[ $# -gt 0 ]]; do
         --seed) seed=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
         --) shift; extra=("$@"); break ;;
-        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "stress_figures.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done

@@ -4,9 +4,11 @@
 Workload shapes that neither the scenario generator nor the simulator produces, for a
 generalisation check on data no code in this repository trained on: a fixed profile
 under noise, one-event hot slices, a sloshing bump, a moving front, an exponentially
-growing hot spot, a correlated random walk, two crossing blobs, mostly empty space and
-abrupt regime switches. Selection data, not held out: the median judge of the cost gate
-was chosen on them (docs/research_log.md, issue 22 session 20).
+growing hot spot, a correlated random walk, two crossing blobs, mostly empty space,
+abrupt regime switches, and two profiles taking turns every five events or at every
+event. Selection data, not held out: the median judge of the cost gate was chosen on
+them (docs/research_log.md, issue 22 session 20), the gate's persistence check on the
+last two (session 23).
 
     /usr/bin/python3 scripts/stress_traces.py OUTDIR [--seed N]
 """
@@ -56,6 +58,12 @@ def workloads(rng):
     profiles = [1 + bump(x, c, 10, 6) for c in rng.uniform(10, SLICES - 10, 9)]
     yield "regime", "the profile switches every 25 events", [
         profiles[e // 25] * (1 + 0.03 * rng.standard_normal(SLICES)) for e in range(EVENTS)]
+    # Two phases of one code, or a load that jumps between two places at a level total.
+    pair = [1 + bump(x, c, 8, 3) for c in rng.uniform(10, SLICES - 10, 2)]
+    yield "alternating", "two profiles taking turns, five events each", [
+        pair[(e // 5) % 2] * (1 + 0.03 * rng.standard_normal(SLICES)) for e in range(EVENTS)]
+    yield "flicker", "two profiles taking turns at every event", [
+        pair[e % 2] * (1 + 0.03 * rng.standard_normal(SLICES)) for e in range(EVENTS)]
 
 
 def main():

@@ -8,6 +8,7 @@
 #include "cellshift/controller/partition.hpp"
 #include "cellshift/controller/residual.hpp"
 #include "cellshift/controller/shift_forecast.hpp"
+#include "cellshift/controller/split_persistence.hpp"
 #include "cellshift/controller/total_volatility.hpp"
 #include "styles/style_definition.hpp"
 
@@ -53,6 +54,7 @@ private:
         forecaster_.reset();
         fast_forecaster_.reset();
         median_forecaster_.reset();
+        persistence_.reset();
         shift_forecaster_.reset();
         steady_forecaster_.reset();
         reset_forecast_errors();
@@ -72,6 +74,7 @@ private:
             state["rnn/median/history"] = median_forecaster_.state();
             state["rnn/shift/state"] = shift_forecaster_.state();
             state["rnn/steady/level"] = steady_forecaster_.level();
+            state["rnn/persistence/state"] = persistence_.state();
         }
         if (hold_horizon_ > 0.0)
             state["rnn/total_volatility"] = volatility_.state();
@@ -121,6 +124,12 @@ private:
             else
                 steady_forecaster_.restore(state_array(state, "rnn/steady/level", m),
                                            std::vector<double>(m, 0.0));
+            // Absent from checkpoints written before the gate followed its moves.
+            const auto persistence = state.find("rnn/persistence/state");
+            if (persistence == state.end())
+                persistence_.reset();
+            else
+                persistence_.restore(persistence->second, layout());
         }
         // Absent from checkpoints written before the gate's horizon read it: start afresh.
         if (hold_horizon_ > 0.0 && state.count("rnn/total_volatility") != 0)
@@ -170,6 +179,8 @@ private:
                 for (const double w : slices)
                     total += w;
                 volatility_.observe(total);
+                if (blend_ && gate_options_.persistence)
+                    persistence_.observe(slices);
             }
             forecaster_.observe(slices);
             forecast = forecaster_.forecast();
@@ -250,6 +261,15 @@ private:
                 if (gate_options_.end_aware)
                     horizon = horizon_within_run(horizon, o.intervals_left);
                 result = gate_move(*judge, b, aims, layout(), horizon, cost, margin);
+                if (blend_ && gate_options_.persistence) {
+                    // The move made at the full horizon is followed even while the horizon
+                    // is cut, so that the measure sees when such moves last again.
+                    persistence_.follow(b, result,
+                                        bottleneck(*judge, b) - bottleneck(*judge, result));
+                    const double lasting = persistent_horizon(horizon, persistence_);
+                    if (lasting < horizon)
+                        result = gate_move(*judge, b, aims, layout(), lasting, cost, margin);
+                }
                 if (refine_)
                     result = refine_move(*judge, b, result, layout(), cost, refine_holds_, margin);
             }
@@ -321,6 +341,7 @@ private:
     MedianForecaster median_forecaster_;                  // and the gate's third judge
     ShiftForecaster shift_forecaster_;                    // and its fourth
     HoltForecaster steady_forecaster_{kSteadyLevel, 0.0}; // and its fifth
+    SplitPersistence persistence_;                        // whether the gate's moves last
     double hold_horizon_;                // the cost gate's horizon in intervals (0: no gate)
     bool refine_;                        // the gate's moves refined to a minimax split
     bool refine_holds_;                  // and its holds

@@ -135,6 +135,9 @@ TEST_CASE("policy state: a restored policy continues exactly", "[controller][che
             CHECK(first->save_state().at("rnn/forecast_error").at(3) >= 0.0); // judged
             CHECK(first->save_state().at("rnn/steady/level").size() == 64);
             CHECK(first->save_state().at("rnn/forecast_error").at(4) >= 0.0);
+            // The moves the gate follows (split_persistence.hpp): some by now, each with
+            // its two splits of P + 1 = 8 cuts.
+            CHECK(first->save_state().at("rnn/persistence/state").size() > 4 + 5 + 2 * 8);
             // A checkpoint written before the median was judged (two errors, no
             // history) still restores; a history of a wrong size is a one-line error.
             controller::PolicyState old = first->save_state();
@@ -142,6 +145,7 @@ TEST_CASE("policy state: a restored policy continues exactly", "[controller][che
             old.erase("rnn/median/history");
             old.erase("rnn/shift/state");
             old.erase("rnn/steady/level");
+            old.erase("rnn/persistence/state");
             CHECK_NOTHROW(second->restore_state(old));
             // ... and the median's and the shift forecast's errors and state start
             // afresh, even on a policy that has run (second has: its own must not
@@ -152,6 +156,8 @@ TEST_CASE("policy state: a restored policy continues exactly", "[controller][che
             CHECK(second->save_state().at("rnn/shift/state").empty());
             CHECK(second->save_state().at("rnn/forecast_error").at(4) == -1.0);
             CHECK(second->save_state().at("rnn/steady/level").empty());
+            CHECK(second->save_state().at("rnn/persistence/state") ==
+                  std::vector<double>{0.0, 0.0, 0.0, 0.0}); // nothing followed
             // One written before the shift forecast was judged (three errors) keeps the
             // median's, one written before the steady forecast was (four) the shift
             // forecast's: judged ones, so the checks can tell them from a fresh start.
@@ -171,7 +177,8 @@ TEST_CASE("policy state: a restored policy continues exactly", "[controller][che
             // A forecast state of a wrong size is a one-line error naming it.
             const std::pair<const char*, std::size_t> wrong[] = {{"rnn/median/history", 64 * 5 + 1},
                                                                  {"rnn/shift/state", 64 + 1},
-                                                                 {"rnn/steady/level", 64 + 1}};
+                                                                 {"rnn/steady/level", 64 + 1},
+                                                                 {"rnn/persistence/state", 3}};
             for (const auto& [key, size] : wrong) {
                 controller::PolicyState bad = first->save_state();
                 bad[key].resize(size);

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cmath>
+#include <deque>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -417,11 +418,16 @@ TEST_CASE("cost gate refinement: the minimax split, if it shortens the next inte
 // errors choose the judge, the total workload's volatility stretches the horizon, and the
 // candidates aim at holt's split (the zero head's own move) and the fast split. Returns how many
 // events the judge was the fast forecast and how many the stretch changed the gate's choice. The
-// gate's noise margin with z = `noise_margin`: z e^2 x the judge's total / sqrt(P S).
+// gate's noise margin with z = `noise_margin`: z e^2 x the judge's total / sqrt(P S). With
+// `persistence` every move the gate makes at its full horizon is followed for 8 intervals on
+// the observations; once 5 have been, where the moving average (keep 0.8, seeded by the
+// first move's predicted saving over 4 intervals) of the saving over the first or over the
+// last 4 of them is not positive, the gate's horizon is one interval.
 struct GateReplay {
     int fast_judged = 0, stretch_mattered = 0, refined = 0, refined_holds = 0;
     int margin_mattered = 0; // events where the margin changed the choice
     int median_judged = 0, shift_judged = 0, steady_judged = 0;
+    int lapsed = 0; // events the gate's horizon was one interval (persistence)
     std::int64_t migrated = 0;
     double runtime = 0.0; // modelled: each decision's next interval, migration included
 };
@@ -430,13 +436,13 @@ template <class Workload>
 GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
                        double noise_margin = RnnGateOptions{}.noise_margin,
                        bool median_judge = true, bool shift_judge = true, bool steady_judge = true,
-                       double observation_noise = 0.0) {
+                       double observation_noise = 0.0, bool persistence = true) {
     const Layout l{96, 8, 2};
     data::Controller c = untrained_blend_controller(0.6, 0.0, 1.0, 0.3, 24, 5);
     c.hold_horizon = 4.0;
     c.refine_split = refine;
-    auto policy = make_rnn_policy(
-        c, RnnGateOptions{true, noise_margin, median_judge, shift_judge, steady_judge});
+    auto policy = make_rnn_policy(c, RnnGateOptions{true, noise_margin, median_judge, shift_judge,
+                                                    steady_judge, persistence});
     policy->reset(l, uniform_boundaries(l));
     HoltForecaster slow(0.6, 0.0), fast(1.0, 0.3), steady(0.3, 0.0);
     std::vector<std::vector<double>> seen; // every observation so far
@@ -462,6 +468,14 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
     std::vector<double> totals;
     double volatility = 0.0;
     int changes = 0;
+    struct Followed {
+        Boundaries before, after;
+        double gain, early = 0.0, late = 0.0;
+        int age = 0;
+    };
+    std::deque<Followed> followed; // the gate's moves, followed for 8 intervals
+    double early = 0.0, late = 0.0;
+    int windows = 0;
     const MigrationCost cost{mu, 0.01};
     GateReplay r;
     for (int t = 0; t < 60; ++t) {
@@ -496,6 +510,19 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
         for (const double w : o.slice_workload)
             total += w;
         totals.push_back(total);
+        for (Followed& f : followed) {
+            const double saved =
+                bottleneck(o.slice_workload, f.before) - bottleneck(o.slice_workload, f.after);
+            (f.age++ < 4 ? f.early : f.late) += saved;
+        }
+        if (!followed.empty() && followed.front().age == 8) {
+            const Followed& f = followed.front();
+            if (windows++ == 0)
+                early = late = 4.0 * f.gain;
+            early = 0.8 * early + 0.2 * f.early;
+            late = 0.8 * late + 0.2 * f.late;
+            followed.pop_front();
+        }
         if (totals.size() >= 3) {
             const std::size_t n = totals.size();
             const double jolt = std::abs((totals[n - 1] / totals[n - 2] - 1.0) -
@@ -540,7 +567,16 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
                                                refine == data::kRefineMovesAndHolds, m)
                                  : gated;
         };
-        const Boundaries gated = gate(margin);
+        Boundaries gated = gate(margin);
+        if (persistence) {
+            const double gain = bottleneck(judge, before) - bottleneck(judge, gated);
+            if (gated != before && gain > 0.0)
+                followed.push_back(Followed{before, gated, gain});
+            if (windows >= 5 && !(early > 0.0 && late > 0.0)) {
+                gated = gate_move(judge, before, aims, l, 1.0, cost, margin);
+                ++r.lapsed;
+            }
+        }
         const Boundaries expected = refined(gated, margin);
         CHECK(after == expected);
         r.margin_mattered += refined(gate(0.0), 0.0) != expected ? 1 : 0;
@@ -674,6 +710,46 @@ TEST_CASE("rnn: on a fixed profile under noisy observations the gate judges unde
             return RnnGateOptions{true, 4.0, true, true, on};
         },
         noisy_profile, 0.05);
+}
+
+TEST_CASE("rnn: where the profile switches back and forth the gate's moves lapse and it stops "
+          "chasing them",
+          "[controller][rnn]") {
+    // Two profiles taking turns every five events at a level total (two phases of one
+    // code): a move to one profile's split saves for at most five intervals, then the
+    // split it left is the better one. The total is steady, so the horizon is stretched
+    // to 12 intervals and without the persistence check (rnn.persistence = 0) the gate
+    // chases every switch. With it the followed moves' second-half saving turns negative,
+    // the gate weighs moves over one interval, and it migrates less and runs faster. The
+    // replay matches the policy event by event both ways.
+    const auto taking_turns = [](std::int64_t slices, int t) {
+        std::vector<double> w(static_cast<std::size_t>(slices));
+        const double centre = (t / 5) % 2 == 0 ? 20.0 : 70.0;
+        for (std::int64_t s = 0; s < slices; ++s) {
+            const double x = (static_cast<double>(s) + 0.5 - centre) / 8.0;
+            w[static_cast<std::size_t>(s)] = 1.0 + 3.0 * std::exp(-x * x);
+        }
+        return w;
+    };
+    for (const double mu : {0.5, 1.0}) {
+        INFO("mu " << mu);
+        const double z = RnnGateOptions{}.noise_margin;
+        const GateReplay with = replay_gate(mu, taking_turns, 0.0, z, true, true, true, 0.0, true);
+        const GateReplay without =
+            replay_gate(mu, taking_turns, 0.0, z, true, true, true, 0.0, false);
+        CHECK(with.lapsed > 20);
+        CHECK(with.migrated < without.migrated);
+        CHECK(with.runtime < without.runtime);
+    }
+    // rnn.persistence reaches the policy through the registry.
+    check_gate_switch(
+        "persistence",
+        [](bool on) {
+            RnnGateOptions o;
+            o.persistence = on;
+            return o;
+        },
+        taking_turns, 1.0);
 }
 
 TEST_CASE("rnn: the gate weighs moves over a longer horizon while the total grows steadily",

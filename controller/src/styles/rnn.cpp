@@ -22,7 +22,16 @@ struct RnnFields {
     double median_judge = 1.0;
     double shift_judge = 1.0;
     double steady_judge = 1.0;
+    double persistence = 1.0;
 };
+
+// An on/off parameter: 0 or 1, nothing else.
+bool switch_on(double value, const char* name) {
+    if (value != 0.0 && value != 1.0) {
+        throw std::invalid_argument(std::string("rnn.") + name + " must be 0 (off) or 1 (on)");
+    }
+    return value == 1.0;
+}
 
 std::unique_ptr<Policy> make_rnn(const RnnFields& f, const PolicySettings& settings) {
     if (settings.controller == nullptr && settings.controller_file.empty()) {
@@ -59,21 +68,14 @@ std::unique_ptr<Policy> make_rnn(const RnnFields& f, const PolicySettings& setti
         }
         c.refine_split = f.refine;
     }
-    if (f.end_aware != 0.0 && f.end_aware != 1.0) {
-        throw std::invalid_argument("rnn.end_aware must be 0 (off) or 1 (on)");
-    }
-    if (f.median_judge != 0.0 && f.median_judge != 1.0) {
-        throw std::invalid_argument("rnn.median_judge must be 0 (off) or 1 (on)");
-    }
-    if (f.shift_judge != 0.0 && f.shift_judge != 1.0) {
-        throw std::invalid_argument("rnn.shift_judge must be 0 (off) or 1 (on)");
-    }
-    if (f.steady_judge != 0.0 && f.steady_judge != 1.0) {
-        throw std::invalid_argument("rnn.steady_judge must be 0 (off) or 1 (on)");
-    }
-    return make_rnn_policy(c,
-                           RnnGateOptions{f.end_aware == 1.0, f.noise_margin, f.median_judge == 1.0,
-                                          f.shift_judge == 1.0, f.steady_judge == 1.0});
+    RnnGateOptions gate;
+    gate.end_aware = switch_on(f.end_aware, "end_aware");
+    gate.noise_margin = f.noise_margin;
+    gate.median_judge = switch_on(f.median_judge, "median_judge");
+    gate.shift_judge = switch_on(f.shift_judge, "shift_judge");
+    gate.steady_judge = switch_on(f.steady_judge, "steady_judge");
+    gate.persistence = switch_on(f.persistence, "persistence");
+    return make_rnn_policy(c, gate);
 }
 
 struct RnnZeroFields : ReactiveFields {
@@ -118,7 +120,11 @@ CELLSHIFT_POLICY_STYLES(rnn) {
          {"steady_judge", &RnnFields::steady_judge, 1.0, 0.0, 1.0,
           "cost gate: it may judge moves under a steady forecast (smoothing with no trend, "
           "level weight 0.3) when that has been the most accurate, so noise on a profile "
-          "that stands still is not taken for imbalance (0: off; blend-base files)"}},
+          "that stands still is not taken for imbalance (0: off; blend-base files)"},
+         {"persistence", &RnnFields::persistence, 1.0, 0.0, 1.0,
+          "cost gate: it follows the moves it would make for 8 intervals and, where their "
+          "saving has not lasted past the fourth, weighs moves over one interval only, so a "
+          "profile that switches back and forth is not chased (0: off; blend-base files)"}},
         Reads::rank_times, make_rnn));
 
     std::vector<Field<RnnZeroFields>> zero = reactive_fields<RnnZeroFields>();

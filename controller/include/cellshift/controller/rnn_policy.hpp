@@ -23,7 +23,7 @@ namespace cellshift::controller {
 
 // How a gated controller's cost gate (forecast_base.hpp) reads the host and its data;
 // deployment settings, not file attributes (`rnn.end_aware`, `rnn.noise_margin`,
-// `rnn.median_judge`, `rnn.shift_judge`, `rnn.steady_judge`).
+// `rnn.median_judge`, `rnn.shift_judge`, `rnn.steady_judge`, `rnn.persistence`).
 struct RnnGateOptions {
     // The horizon ends with the run where the host says how many intervals are left
     // (Observation::intervals_left).
@@ -43,6 +43,10 @@ struct RnnGateOptions {
     // level weight 0.3) when it has been the most accurate: where a profile stands still
     // under noisy observations, a split balanced under it chases less noise. Blend base.
     bool steady_judge = true;
+    // The gate follows the moves it would make and weighs moves over one interval where
+    // their saving has not lasted half of an 8-interval window (split_persistence.hpp):
+    // a profile that switches back and forth is then not chased at a high mu. Blend base.
+    bool persistence = true;
 };
 
 // Throws std::invalid_argument if the controller's features are not the first 12
