@@ -26,14 +26,19 @@ namespace data = cellshift::data;
 namespace {
 
 // A bump of work that drifts right and grows: enough to make boundaries move.
-std::vector<double> drifting_bump(std::int64_t slices, int event) {
+// A Gaussian bump on a flat floor: floor + height exp(-((s + 0.5 - centre) / width)^2).
+std::vector<double> bump(std::int64_t slices, double centre, double width, double floor,
+                         double height) {
     std::vector<double> w(static_cast<std::size_t>(slices));
-    double centre = 20.0 + 0.7 * event;
     for (std::int64_t s = 0; s < slices; ++s) {
-        double x = (static_cast<double>(s) + 0.5 - centre) / (8.0 + 0.05 * event);
-        w[static_cast<std::size_t>(s)] = 1.0 + 5.0 * std::exp(-x * x);
+        const double x = (static_cast<double>(s) + 0.5 - centre) / width;
+        w[static_cast<std::size_t>(s)] = floor + height * std::exp(-x * x);
     }
     return w;
+}
+
+std::vector<double> drifting_bump(std::int64_t slices, int event) {
+    return bump(slices, 20.0 + 0.7 * event, 8.0 + 0.05 * event, 1.0, 5.0);
 }
 
 struct Rollout {
@@ -594,6 +599,13 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
     return r;
 }
 
+// A gate switch that pays on its workload: with it the replayed policy migrates fewer
+// slices and finishes sooner on the model clock than without it.
+void check_migrates_less_and_wins(const GateReplay& with, const GateReplay& without) {
+    CHECK(with.migrated < without.migrated);
+    CHECK(with.runtime < without.runtime);
+}
+
 // A gate switch reaches the policy through the registry: `rnn.NAME` = 1 (the default)
 // and 0 decide as the policy built with `options(true)` and `options(false)`, event by
 // event on `workload` at migration cost `mu`; 0.5 is refused with one line.
@@ -646,13 +658,8 @@ TEST_CASE("rnn: on a load that travels the gate judges under the shift forecast 
     // motion does not. The replay matches the policy event by event with the shift judge
     // and without it (rnn.shift_judge = 0); with it the modelled runtime is lower.
     const auto sloshing = [](std::int64_t slices, int t) {
-        std::vector<double> w(static_cast<std::size_t>(slices));
-        const double centre = 48.0 + 30.0 * std::sin(2.0 * std::acos(-1.0) * t / 30.0);
-        for (std::int64_t s = 0; s < slices; ++s) {
-            const double x = (static_cast<double>(s) + 0.5 - centre) / 4.0;
-            w[static_cast<std::size_t>(s)] = 0.3 + 5.0 * std::exp(-x * x);
-        }
-        return w;
+        return bump(slices, 48.0 + 30.0 * std::sin(2.0 * std::acos(-1.0) * t / 30.0), 4.0, 0.3,
+                    5.0);
     };
     for (const double mu : {0.05, 0.5}) {
         INFO("mu " << mu);
@@ -700,8 +707,7 @@ TEST_CASE("rnn: on a fixed profile under noisy observations the gate judges unde
         const GateReplay without =
             replay_gate(mu, noisy_profile, refine, z, true, true, false, 0.3);
         CHECK(with_steady.steady_judged > 40);
-        CHECK(with_steady.migrated < without.migrated);
-        CHECK(with_steady.runtime < without.runtime);
+        check_migrates_less_and_wins(with_steady, without);
     }
     // rnn.steady_judge reaches the policy through the registry.
     check_gate_switch(
@@ -723,13 +729,7 @@ TEST_CASE("rnn: where the profile switches back and forth the gate's moves lapse
     // the gate weighs moves over one interval, and it migrates less and runs faster. The
     // replay matches the policy event by event both ways.
     const auto taking_turns = [](std::int64_t slices, int t) {
-        std::vector<double> w(static_cast<std::size_t>(slices));
-        const double centre = (t / 5) % 2 == 0 ? 20.0 : 70.0;
-        for (std::int64_t s = 0; s < slices; ++s) {
-            const double x = (static_cast<double>(s) + 0.5 - centre) / 8.0;
-            w[static_cast<std::size_t>(s)] = 1.0 + 3.0 * std::exp(-x * x);
-        }
-        return w;
+        return bump(slices, (t / 5) % 2 == 0 ? 20.0 : 70.0, 8.0, 1.0, 3.0);
     };
     for (const double mu : {0.5, 1.0}) {
         INFO("mu " << mu);
@@ -738,8 +738,7 @@ TEST_CASE("rnn: where the profile switches back and forth the gate's moves lapse
         const GateReplay without =
             replay_gate(mu, taking_turns, 0.0, z, true, true, true, 0.0, false);
         CHECK(with.lapsed > 20);
-        CHECK(with.migrated < without.migrated);
-        CHECK(with.runtime < without.runtime);
+        check_migrates_less_and_wins(with, without);
     }
     // rnn.persistence reaches the policy through the registry.
     check_gate_switch(
