@@ -25,7 +25,6 @@ namespace data = cellshift::data;
 
 namespace {
 
-// A bump of work that drifts right and grows: enough to make boundaries move.
 // A Gaussian bump on a flat floor: floor + height exp(-((s + 0.5 - centre) / width)^2).
 std::vector<double> bump(std::int64_t slices, double centre, double width, double floor,
                          double height) {
@@ -37,6 +36,7 @@ std::vector<double> bump(std::int64_t slices, double centre, double width, doubl
     return w;
 }
 
+// A bump of work that drifts right and grows: enough to make boundaries move.
 std::vector<double> drifting_bump(std::int64_t slices, int event) {
     return bump(slices, 20.0 + 0.7 * event, 8.0 + 0.05 * event, 1.0, 5.0);
 }
@@ -564,8 +564,9 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
                               std::accumulate(judge.begin(), judge.end(), 0.0) /
                               std::sqrt(static_cast<double>(l.ranks * l.slices));
         INFO("mu " << mu << " event " << t << " horizon " << horizon << " margin " << margin);
+        double used = horizon; // one interval where the persistence check has lapsed
         const auto gate = [&](double m) {
-            return gate_move(judge, before, aims, l, horizon, cost, m);
+            return gate_move(judge, before, aims, l, used, cost, m);
         };
         const auto refined = [&](const Boundaries& gated, double m) {
             return refine != 0.0 ? refine_move(judge, before, gated, l, cost,
@@ -578,7 +579,8 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
             if (gated != before && gain > 0.0)
                 followed.push_back(Followed{before, gated, gain});
             if (windows >= 5 && !(early > 0.0 && late > 0.0)) {
-                gated = gate_move(judge, before, aims, l, 1.0, cost, margin);
+                used = 1.0;
+                gated = gate(margin);
                 ++r.lapsed;
             }
         }
@@ -593,7 +595,8 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
         r.shift_judged += shift_judges && !steady_judges ? 1 : 0;
         r.steady_judged += steady_judges ? 1 : 0;
         r.runtime += interval_runtime(workload(l.slices, t + 1), before, after, cost);
-        r.stretch_mattered += gate_move(judge, before, aims, l, 4.0, cost, margin) != after ? 1 : 0;
+        r.stretch_mattered +=
+            gate_move(judge, before, aims, l, std::min(4.0, used), cost, margin) != after ? 1 : 0;
         r.migrated += migrated_slices(before, after);
     }
     return r;
