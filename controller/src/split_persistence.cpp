@@ -3,6 +3,7 @@
 #include "cellshift/controller/partition.hpp"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -69,6 +70,13 @@ void SplitPersistence::restore(const std::vector<double>& state, const Layout& l
         throw bad("holds " + std::to_string(state.size()) + " values, expected at least " +
                   std::to_string(kStateHeader));
     }
+    // A NaN or infinite average would read as lapsed for ever; a fractional or negative
+    // window count is no count.
+    if (!std::isfinite(state[0]) || !std::isfinite(state[1]) ||
+        !whole(state[2], 0.0, std::numeric_limits<double>::max())) {
+        throw bad("an average saving that is not finite or a window count that is not a "
+                  "whole number >= 0");
+    }
     SplitPersistence r;
     r.early_ = state[0];
     r.late_ = state[1];
@@ -83,6 +91,17 @@ void SplitPersistence::restore(const std::vector<double>& state, const Layout& l
             !whole(state[at], 0.0, static_cast<double>(kPersistenceWindow) - 1.0) ||
             state[at + 4] != static_cast<double>(cuts)) {
             throw bad("truncated, or a followed move's age or cut count out of range");
+        }
+        // follow() keeps only finite positive gains; a cut must be a whole slice index
+        // before it is converted (a NaN or huge value has no integer).
+        bool finite = state[at + 1] > 0.0 && std::isfinite(state[at + 1]) &&
+                      std::isfinite(state[at + 2]) && std::isfinite(state[at + 3]);
+        for (std::size_t i = 0; i < 2 * cuts; ++i) {
+            finite = finite && whole(state[at + kFollowedHeader + i], 0.0,
+                                     static_cast<double>(layout.slices));
+        }
+        if (!finite) {
+            throw bad("a followed move's gain, savings or cuts are not finite numbers in range");
         }
         Followed f;
         f.age = static_cast<std::size_t>(state[at]);

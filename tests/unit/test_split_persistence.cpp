@@ -7,6 +7,7 @@
 
 #include <limits>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 using namespace cellshift::controller;
@@ -140,4 +141,26 @@ TEST_CASE("split persistence: the state round-trips mid-window and malformed sta
     std::vector<double> late = one;
     late[4] = static_cast<double>(kPersistenceWindow); // a move older than its window
     refused(late);
+    // Values that are not finite, or not whole where a count or a cut is meant: each
+    // would otherwise be restored (a NaN average reads as lapsed for ever; a NaN cut has
+    // no integer to convert to).
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const double inf = std::numeric_limits<double>::infinity();
+    for (const auto& [index, value] :
+         std::vector<std::pair<std::size_t, double>>{{0, nan},  // early average
+                                                     {1, inf},  // late average
+                                                     {2, -1.0}, // window count
+                                                     {2, 2.5},  // window count
+                                                     {5, 0.0},  // gain (follow keeps > 0)
+                                                     {5, nan},  // gain
+                                                     {6, inf},  // early saving so far
+                                                     {7, nan},  // late saving so far
+                                                     {10, nan}, // a cut
+                                                     {12, 1.5}, // a cut
+                                                     {13, -inf}}) {
+        std::vector<double> broken = one;
+        broken[index] = value;
+        INFO("value " << value << " at " << index);
+        refused(broken);
+    }
 }
