@@ -6,10 +6,13 @@
 #                          (scripts/external/droplets.lmp), 4,752 atoms;
 #   lammps-column.h5       LAMMPS: a granular column collapses along x
 #                          (scripts/external/column_collapse.lmp), 3,600 grains;
+#   lammps-nucleation.h5   LAMMPS: a quenched Lennard-Jones vapour nucleates droplets
+#                          that grow, merge and settle (scripts/external/nucleation.lmp),
+#                          4,900 atoms;
 #   epidemic-amr-s1/2.h5   our own 2-D SIR reaction-diffusion solver with a two-level
 #                          refinement cost model (scripts/external/epidemic_amr.cpp).
 # Each: 201 rows (events) x 128 slices; per-slab cost as each file's header says.
-# Needs lmp (Debian's lammps package) and g++; about 8 minutes on 2 cores.
+# Needs lmp (Debian's lammps package) and g++; about 9 minutes on 2 cores.
 # Usage: bash scripts/external_traces.sh [--build DIR] [--out DIR]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,8 +47,8 @@ while i < len(lines):
     i += 1 + n
 PY
 }
-for deck in droplets column_collapse; do
-    name=$([ $deck = droplets ] && echo lammps-droplets || echo lammps-column)
+for deck in droplets column_collapse nucleation; do
+    name=lammps-${deck%_collapse}
     echo "[external] LAMMPS $deck ..."
     (cd "$work" && lmp -in "$root/scripts/external/$deck.lmp" -log none -screen none)
     chunks_to_csv "$work/${deck%_collapse}_chunks.txt" "$work/$name.csv"
