@@ -57,6 +57,7 @@ private:
         persistence_.reset();
         shift_forecaster_.reset();
         steady_forecaster_.reset();
+        last_observation_.reset();
         reset_forecast_errors();
         volatility_.reset();
     }
@@ -74,6 +75,7 @@ private:
             state["rnn/median/history"] = median_forecaster_.state();
             state["rnn/shift/state"] = shift_forecaster_.state();
             state["rnn/steady/level"] = steady_forecaster_.level();
+            state["rnn/last/level"] = last_observation_.level();
             state["rnn/persistence/state"] = persistence_.state();
         }
         if (hold_horizon_ > 0.0)
@@ -100,7 +102,8 @@ private:
                                      state_array(state, "rnn/fast/trend", m));
             // Absent from checkpoints written before the gate read it: start afresh. Two
             // values (holt's, the fast forecast's) before the median was judged too, three
-            // before the shift forecast was, four before the steady one was; the errors
+            // before the shift forecast was, four before the steady one was, five before
+            // the last observation was; the errors
             // and forecasts a checkpoint lacks start afresh.
             reset_forecast_errors();
             const auto error = state.find("rnn/forecast_error");
@@ -124,6 +127,12 @@ private:
             else
                 steady_forecaster_.restore(state_array(state, "rnn/steady/level", m),
                                            std::vector<double>(m, 0.0));
+            // Likewise the last observation.
+            if (state.count("rnn/last/level") == 0)
+                last_observation_.reset();
+            else
+                last_observation_.restore(state_array(state, "rnn/last/level", m),
+                                          std::vector<double>(m, 0.0));
             // Absent from checkpoints written before the gate followed its moves.
             const auto persistence = state.find("rnn/persistence/state");
             if (persistence == state.end())
@@ -173,6 +182,9 @@ private:
                 // And the steady forecast's, from its first forecast.
                 if (!steady_forecaster_.level().empty())
                     track_error(forecast_error_[4], steady_forecaster_.forecast(), slices);
+                // And the last observation's, from the first one (a level-1 smoothing).
+                if (!last_observation_.level().empty())
+                    track_error(forecast_error_[5], last_observation_.forecast(), slices);
             }
             if (hold_horizon_ > 0.0) {
                 double total = 0.0;
@@ -192,6 +204,7 @@ private:
                 median_forecaster_.observe(slices);
                 shift_forecaster_.observe(slices);
                 steady_forecaster_.observe(slices);
+                last_observation_.observe(slices);
                 fast = split_equal_load(fast_forecast, layout());
             }
         }
@@ -244,13 +257,14 @@ private:
                 std::vector<double> computed; // the median, shift or steady forecast if judging
                 if (blend_) {
                     aims.push_back(fast);
-                    const std::size_t best = judged_forecast();
+                    const std::size_t best = judged_forecast(o.migration_cost);
                     if (best == 1)
                         judge = &fast_forecast;
                     if (best >= 2) {
                         computed = best == 2   ? median_forecaster_.forecast()
                                    : best == 3 ? shift_forecaster_.forecast()
-                                               : steady_forecaster_.forecast();
+                                   : best == 4 ? steady_forecaster_.forecast()
+                                               : last_observation_.forecast();
                         judge = &computed;
                     }
                     margin = gate_noise_margin(gate_options_.noise_margin, forecast_error_[best],
@@ -290,15 +304,18 @@ private:
     // The blend base's gate judges under holt's forecast (0), the fast one (1) or, with
     // RnnGateOptions::median_judge, the median of the last five (at first three)
     // observations (2) or, with RnnGateOptions::shift_judge, the forecast that follows the
-    // workload's motion (3) or, with RnnGateOptions::steady_judge, the steady forecast (4):
+    // workload's motion (3) or, with RnnGateOptions::steady_judge, the steady forecast (4)
+    // or, where mu <= RnnGateOptions::last_judge and the gate's choice is refined, the last
+    // observation (5):
     // whichever has the lowest averaged error, ties to the earlier. The errors of the last
     // three are kNotJudged until one of their own forecasts has been checked against what
     // came: before three observations the median forecaster returns the last one, whose
     // error at the first events (while the fast forecast's trend settles) says nothing
     // about bursts, and before two the shift is not measured.
-    static constexpr std::size_t kJudgedForecasts = 5;
+    static constexpr std::size_t kJudgedForecasts = 6;
     static constexpr double kNotJudged = -1.0;
-    std::size_t judged_forecast() const {
+    static constexpr double kLastJudgeMargin = 0.9;
+    std::size_t judged_forecast(double migration_cost) const {
         std::size_t best = forecast_error_[1] < forecast_error_[0] ? 1 : 0;
         const auto better = [&](std::size_t k) {
             return forecast_error_[k] != kNotJudged && forecast_error_[k] < forecast_error_[best];
@@ -309,6 +326,13 @@ private:
             best = 3;
         if (gate_options_.steady_judge && better(4))
             best = 4;
+        // The last observation must beat the best of the others by a tenth: on a load
+        // that travels its error is close to the shift or fast forecast's, whose splits
+        // lead the load where its own lags it (training seeds of the front and point
+        // families, docs/research_log.md, issue 22 session 24).
+        if (refine_ && migration_cost <= gate_options_.last_judge && better(5) &&
+            forecast_error_[5] < kLastJudgeMargin * forecast_error_[best])
+            best = 5;
         return best;
     }
     void reset_forecast_errors() {
@@ -316,6 +340,7 @@ private:
         forecast_error_[2] = kNotJudged;
         forecast_error_[3] = kNotJudged;
         forecast_error_[4] = kNotJudged;
+        forecast_error_[5] = kNotJudged;
     }
     // The averaged error of a forecast judged only once it has forecast on its own terms:
     // the first error starts level with the better Holt forecast's, so it takes over as
@@ -341,12 +366,13 @@ private:
     MedianForecaster median_forecaster_;                  // and the gate's third judge
     ShiftForecaster shift_forecaster_;                    // and its fourth
     HoltForecaster steady_forecaster_{kSteadyLevel, 0.0}; // and its fifth
+    HoltForecaster last_observation_{1.0, 0.0};           // and its sixth
     SplitPersistence persistence_;                        // whether the gate's moves last
     double hold_horizon_;                // the cost gate's horizon in intervals (0: no gate)
     bool refine_;                        // the gate's moves refined to a minimax split
     bool refine_holds_;                  // and its holds
     RnnGateOptions gate_options_;        // the gate's end of run, noise margin, median judge
-    std::vector<double> forecast_error_; // [5] holt's, fast, median, shift, steady forecast's
+    std::vector<double> forecast_error_; // [6] holt's, fast, median, shift, steady, last
     TotalVolatility volatility_;         // of the total workload: the gate's horizon
 };
 

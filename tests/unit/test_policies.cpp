@@ -7,6 +7,7 @@
 #include "cellshift/controller/registry.hpp"
 #include "cellshift/controller/rnn_policy.hpp"
 #include "cellshift/controller/shift_forecast.hpp"
+#include "cellshift/scenarios/scenario.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -22,6 +23,7 @@
 
 using namespace cellshift::controller;
 namespace data = cellshift::data;
+namespace scenarios = cellshift::scenarios;
 
 namespace {
 
@@ -419,20 +421,22 @@ TEST_CASE("cost gate refinement: the minimax split, if it shortens the next inte
 // forecasters, the per-slice median of the last five (at first three) observations (with
 // `median_judge`), the forecast that follows the load's motion (with `shift_judge`;
 // shift_forecast.hpp, tested on its own) and the steady forecast (a third Holt
-// forecaster, level 0.3 and no trend, with `steady_judge`) and their averaged relative
-// errors choose the judge, the total workload's volatility stretches the horizon, and the
-// candidates aim at holt's split (the zero head's own move) and the fast split. Returns how many
-// events the judge was the fast forecast and how many the stretch changed the gate's choice. The
-// gate's noise margin with z = `noise_margin`: z e^2 x the judge's total / sqrt(P S). With
-// `persistence` every move the gate makes at its full horizon is followed for 8 intervals on
-// the observations; once 5 have been, where the moving average (keep 0.8, seeded by the
-// first move's predicted saving over 4 intervals) of the saving over the first or over the
-// last 4 of them is not positive, the gate's horizon is one interval.
+// forecaster, level 0.3 and no trend, with `steady_judge`) and, where mu <= `last_judge` and
+// the choice is refined, the last observation itself (if its error is below 0.9 of the best
+// other's), and their averaged relative errors choose the judge, the total
+// workload's volatility stretches the horizon, and the candidates aim at holt's split (the zero
+// head's own move) and the fast split. Returns how many events the judge was the fast forecast and
+// how many the stretch changed the gate's choice. The gate's noise margin with z = `noise_margin`:
+// z e^2 x the judge's total / sqrt(P S). With `persistence` every move the gate makes at its full
+// horizon is followed for 8 intervals on the observations; once 5 have been, where the moving
+// average (keep 0.8, seeded by the first move's predicted saving over 4 intervals) of the saving
+// over the first or over the last 4 of them is not positive, the gate's horizon is one interval.
 struct GateReplay {
     int fast_judged = 0, stretch_mattered = 0, refined = 0, refined_holds = 0;
     int margin_mattered = 0; // events where the margin changed the choice
-    int median_judged = 0, shift_judged = 0, steady_judged = 0;
-    int lapsed = 0; // events the gate's horizon was one interval (persistence)
+    int median_judged = 0, shift_judged = 0, steady_judged = 0, last_judged = 0;
+    int last_held_off = 0; // events the last observation was the most accurate, not by a tenth
+    int lapsed = 0;        // events the gate's horizon was one interval (persistence)
     std::int64_t migrated = 0;
     double runtime = 0.0; // modelled: each decision's next interval, migration included
 };
@@ -441,13 +445,14 @@ template <class Workload>
 GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
                        double noise_margin = RnnGateOptions{}.noise_margin,
                        bool median_judge = true, bool shift_judge = true, bool steady_judge = true,
-                       double observation_noise = 0.0, bool persistence = true) {
+                       double observation_noise = 0.0, bool persistence = true,
+                       double last_judge = RnnGateOptions{}.last_judge) {
     const Layout l{96, 8, 2};
     data::Controller c = untrained_blend_controller(0.6, 0.0, 1.0, 0.3, 24, 5);
     c.hold_horizon = 4.0;
     c.refine_split = refine;
     auto policy = make_rnn_policy(c, RnnGateOptions{true, noise_margin, median_judge, shift_judge,
-                                                    steady_judge, persistence});
+                                                    steady_judge, persistence, last_judge});
     policy->reset(l, uniform_boundaries(l));
     HoltForecaster slow(0.6, 0.0), fast(1.0, 0.3), steady(0.3, 0.0);
     std::vector<std::vector<double>> seen; // every observation so far
@@ -470,6 +475,7 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
     ShiftForecaster moving;
     std::optional<double> shift_error;  // from the first forecast with a measured shift
     std::optional<double> steady_error; // from its first forecast
+    std::optional<double> last_error;   // the last observation's, from the first
     std::vector<double> totals;
     double volatility = 0.0;
     int changes = 0;
@@ -510,6 +516,8 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
                               0.1 * relative_forecast_error(moving.forecast(), o.slice_workload);
             steady_error = 0.9 * steady_error.value_or(std::min(slow_error, fast_error)) +
                            0.1 * relative_forecast_error(steady.forecast(), o.slice_workload);
+            last_error = 0.9 * last_error.value_or(std::min(slow_error, fast_error)) +
+                         0.1 * relative_forecast_error(seen.back(), o.slice_workload);
         }
         double total = 0.0;
         for (const double w : o.slice_workload)
@@ -558,6 +566,15 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
             judge = steady.forecast();
             e = *steady_error;
         }
+        const bool last_judges =
+            refine != 0.0 && mu <= last_judge && last_error && *last_error < 0.9 * e;
+        r.last_held_off +=
+            refine != 0.0 && mu <= last_judge && last_error && *last_error < e && !last_judges ? 1
+                                                                                               : 0;
+        if (last_judges) {
+            judge = o.slice_workload;
+            e = *last_error;
+        }
         const Boundaries target = split_equal_load(slow.forecast(), l);
         const std::vector<Boundaries> aims{target, target, split_equal_load(fast.forecast(), l)};
         const double margin = noise_margin * e * e *
@@ -589,11 +606,12 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
         r.margin_mattered += refined(gate(0.0), 0.0) != expected ? 1 : 0;
         r.refined += expected != gated ? 1 : 0;
         r.refined_holds += expected != gated && gated == before ? 1 : 0;
-        const bool later = shift_judges || steady_judges;
+        const bool later = shift_judges || steady_judges || last_judges;
         r.fast_judged += fast_error < slow_error && !median_judges && !later ? 1 : 0;
         r.median_judged += median_judges && !later ? 1 : 0;
-        r.shift_judged += shift_judges && !steady_judges ? 1 : 0;
-        r.steady_judged += steady_judges ? 1 : 0;
+        r.shift_judged += shift_judges && !steady_judges && !last_judges ? 1 : 0;
+        r.steady_judged += steady_judges && !last_judges ? 1 : 0;
+        r.last_judged += last_judges ? 1 : 0;
         r.runtime += interval_runtime(workload(l.slices, t + 1), before, after, cost);
         r.stretch_mattered +=
             gate_move(judge, before, aims, l, std::min(4.0, used), cost, margin) != after ? 1 : 0;
@@ -609,6 +627,32 @@ void check_migrates_less_and_wins(const GateReplay& with, const GateReplay& with
     CHECK(with.runtime < without.runtime);
 }
 
+// `rnn.NAME = value` reaches the policy through the registry: the style built with it
+// decides as make_rnn_policy(file, options), event by event on `workload` at migration
+// cost `mu`. Returns the decisions.
+template <class Workload>
+std::vector<Boundaries>
+check_styled_as_direct(const data::Controller& file, const std::string& name, double value,
+                       const RnnGateOptions& options, const Workload& workload, double mu) {
+    INFO(name << " = " << value);
+    const Layout l{96, 8, 2};
+    auto styled = make_policy("rnn", PolicySettings{{{name, value}}, "", &file});
+    auto direct = make_rnn_policy(file, options);
+    styled->reset(l, uniform_boundaries(l));
+    direct->reset(l, uniform_boundaries(l));
+    std::vector<Boundaries> decided;
+    for (int t = 0; t < 60; ++t) {
+        Observation o;
+        o.slice_workload = workload(l.slices, t);
+        o.rank_times = rank_sums(o.slice_workload, direct->boundaries());
+        o.migration_cost = mu;
+        o.rebalance_cost = 0.01;
+        decided.push_back(direct->decide(o));
+        CHECK(styled->decide(o) == decided.back());
+    }
+    return decided;
+}
+
 // A gate switch reaches the policy through the registry: `rnn.NAME` = 1 (the default)
 // and 0 decide as the policy built with `options(true)` and `options(false)`, event by
 // event on `workload` at migration cost `mu`; 0.5 is refused with one line.
@@ -617,22 +661,8 @@ void check_gate_switch(const std::string& name, const Options& options, const Wo
                        double mu) {
     data::Controller file = untrained_blend_controller(0.6, 0.0, 1.0, 0.3, 24, 5);
     file.hold_horizon = 4.0;
-    const Layout l{96, 8, 2};
-    for (const bool on : {true, false}) {
-        INFO(name << " " << on);
-        auto styled = make_policy("rnn", PolicySettings{{{name, on ? 1.0 : 0.0}}, "", &file});
-        auto direct = make_rnn_policy(file, options(on));
-        styled->reset(l, uniform_boundaries(l));
-        direct->reset(l, uniform_boundaries(l));
-        for (int t = 0; t < 60; ++t) {
-            Observation o;
-            o.slice_workload = workload(l.slices, t);
-            o.rank_times = rank_sums(o.slice_workload, direct->boundaries());
-            o.migration_cost = mu;
-            o.rebalance_cost = 0.01;
-            CHECK(styled->decide(o) == direct->decide(o));
-        }
-    }
+    for (const bool on : {true, false})
+        check_styled_as_direct(file, name, on ? 1.0 : 0.0, options(on), workload, mu);
     CHECK_THROWS_WITH(make_policy("rnn", PolicySettings{{{name, 0.5}}, "", &file}),
                       "rnn." + name + " must be 0 (off) or 1 (on)");
 }
@@ -752,6 +782,76 @@ TEST_CASE("rnn: where the profile switches back and forth the gate's moves lapse
             return o;
         },
         taking_turns, 1.0);
+}
+
+TEST_CASE("rnn: where migration is cheap and the profile jumps the gate judges under the last "
+          "observation and follows at once, not where it is only a little more accurate",
+          "[controller][rnn]") {
+    // The same two profiles taking turns every five events (with a little observation
+    // noise): after each switch holt's forecast (level 0.6) lags two or three events,
+    // the last observation is right from the first. At a CPU's mu the last observation's
+    // averaged error is the lowest, it judges, and the gate follows each switch at once:
+    // faster than judging without it (rnn.last_judge = 0). Above the threshold (mu = 1)
+    // it never judges. The replay matches the policy event by event every way.
+    const auto taking_turns = [](std::int64_t slices, int t) {
+        return bump(slices, (t / 5) % 2 == 0 ? 20.0 : 70.0, 8.0, 1.0, 3.0);
+    };
+    const double z = RnnGateOptions{}.noise_margin;
+    const double threshold = RnnGateOptions{}.last_judge;
+    for (const double mu : {0.0075, 0.05}) {
+        INFO("mu " << mu);
+        const GateReplay with = replay_gate(mu, taking_turns, data::kRefineMovesAndHolds, z, true,
+                                            true, true, 0.02, true, threshold);
+        const GateReplay without = replay_gate(mu, taking_turns, data::kRefineMovesAndHolds, z,
+                                               true, true, true, 0.02, true, 0.0);
+        CHECK(with.last_judged > 20);
+        CHECK(without.last_judged == 0);
+        CHECK(with.runtime < without.runtime);
+    }
+    const GateReplay dear = replay_gate(1.0, taking_turns, data::kRefineMovesAndHolds, z, true,
+                                        true, true, 0.02, true, threshold);
+    CHECK(dear.last_judged == 0);
+    // On a bump that travels the last observation's error is close to the forecasts
+    // that follow it, whose splits lead the load: there it must be a tenth lower to judge,
+    // and the replay (which applies that rule) matches the policy on events where it is
+    // the most accurate by less.
+    // On the generator's travelling fronts and growing points (training seeds) the last
+    // observation is often the most accurate forecast by less than a tenth: there the
+    // policy must not judge under it, and the replay, which applies that rule, matches
+    // the policy event by event.
+    for (const auto& [family, seed] :
+         std::vector<std::pair<std::string, std::uint64_t>>{{"front", 2}, {"point", 3}}) {
+        INFO(family << " seed " << seed);
+        scenarios::ScenarioConfig config;
+        config.family = family;
+        config.ranks = 8;
+        config.events = 61;
+        config.slices_per_rank = {12, 12}; // S = 96, the replay's layout
+        const scenarios::Scenario sc = scenarios::generate_scenario(config, seed);
+        REQUIRE(sc.row(0).size() == 96);
+        const auto rows = [&sc](std::int64_t, int t) { return sc.row(t); };
+        const GateReplay r = replay_gate(0.0075, rows, data::kRefineMovesAndHolds, z, true, true,
+                                         true, 0.02, true, threshold);
+        CHECK(r.last_held_off > 10);
+    }
+    // Without the refinement it never judges (it would only churn: 2.6% slower here).
+    const GateReplay unrefined =
+        replay_gate(0.0075, taking_turns, 0.0, z, true, true, true, 0.02, true, threshold);
+    CHECK(unrefined.last_judged == 0);
+    // rnn.last_judge reaches the policy through the registry; a negative one is refused.
+    data::Controller file = untrained_blend_controller(0.6, 0.0, 1.0, 0.3, 24, 5);
+    file.hold_horizon = 4.0;
+    file.refine_split = data::kRefineMovesAndHolds;
+    std::vector<Boundaries> decided[2]; // with the last judge off, then on
+    for (const double value : {0.0, threshold}) {
+        RnnGateOptions options;
+        options.last_judge = value;
+        decided[value == 0.0 ? 0 : 1] =
+            check_styled_as_direct(file, "last_judge", value, options, taking_turns, 0.0075);
+    }
+    CHECK(decided[0] != decided[1]); // so the parameter is seen to matter
+    CHECK_THROWS_WITH(make_policy("rnn", PolicySettings{{{"last_judge", -1.0}}, "", &file}),
+                      Catch::Contains("last_judge"));
 }
 
 TEST_CASE("rnn: the gate weighs moves over a longer horizon while the total grows steadily",

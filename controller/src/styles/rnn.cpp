@@ -23,6 +23,7 @@ struct RnnFields {
     double shift_judge = 1.0;
     double steady_judge = 1.0;
     double persistence = 1.0;
+    double last_judge = RnnGateOptions{}.last_judge;
 };
 
 // An on/off parameter: 0 or 1, nothing else.
@@ -75,6 +76,7 @@ std::unique_ptr<Policy> make_rnn(const RnnFields& f, const PolicySettings& setti
     gate.shift_judge = switch_on(f.shift_judge, "shift_judge");
     gate.steady_judge = switch_on(f.steady_judge, "steady_judge");
     gate.persistence = switch_on(f.persistence, "persistence");
+    gate.last_judge = f.last_judge;
     return make_rnn_policy(c, gate);
 }
 
@@ -124,7 +126,12 @@ CELLSHIFT_POLICY_STYLES(rnn) {
          {"persistence", &RnnFields::persistence, 1.0, 0.0, 1.0,
           "cost gate: it follows the moves it would make for 8 intervals and, where their "
           "saving has not lasted past the fourth, weighs moves over one interval only, so a "
-          "profile that switches back and forth is not chased (0: off; blend-base files)"}},
+          "profile that switches back and forth is not chased (0: off; blend-base files)"},
+         {"last_judge", &RnnFields::last_judge, RnnGateOptions{}.last_judge, 0.0, 1e6,
+          "cost gate: it may judge moves under the last observation itself when that has been "
+          "the most accurate forecast by a tenth and the migration cost mu is at most this, so "
+          "a load that jumps is followed at once where moves are cheap (0: never; blend-base "
+          "files whose choice is refined)"}},
         Reads::rank_times, make_rnn));
 
     std::vector<Field<RnnZeroFields>> zero = reactive_fields<RnnZeroFields>();

@@ -23,7 +23,8 @@ namespace cellshift::controller {
 
 // How a gated controller's cost gate (forecast_base.hpp) reads the host and its data;
 // deployment settings, not file attributes (`rnn.end_aware`, `rnn.noise_margin`,
-// `rnn.median_judge`, `rnn.shift_judge`, `rnn.steady_judge`, `rnn.persistence`).
+// `rnn.median_judge`, `rnn.shift_judge`, `rnn.steady_judge`, `rnn.persistence`,
+// `rnn.last_judge`).
 struct RnnGateOptions {
     // The horizon ends with the run where the host says how many intervals are left
     // (Observation::intervals_left).
@@ -47,6 +48,20 @@ struct RnnGateOptions {
     // their saving has not lasted half of an 8-interval window (split_persistence.hpp):
     // a profile that switches back and forth is then not chased at a high mu. Blend base.
     bool persistence = true;
+    // The gate may judge under the last observation itself when its averaged error is
+    // below 0.9 of the best other forecast's and the host's migration cost mu is at most
+    // this (0: never).
+    // Where a move repays its migration within an interval or two, the forecast that is
+    // right for the next interval is the one to judge by: a load that jumps (phases
+    // taking turns, a regime switch) is then followed at once, not over the two or
+    // three events a smoothed forecast lags. Where moves are dear they must last
+    // several intervals, and the last observation's one-step accuracy says too little
+    // about that (it cost the training traces at mu = 1; docs/research_log.md, issue 22
+    // session 24). It acts through the minimax refinement (the file's refine_split), which
+    // moves to the judge's own best split; without it the gate's aims are holt's and the
+    // fast split, which lag a jump, and judging them under the last observation only
+    // churns, so there it never judges. Blend base.
+    double last_judge = 0.1;
 };
 
 // Throws std::invalid_argument if the controller's features are not the first 12
