@@ -57,7 +57,6 @@ private:
         persistence_.reset();
         shift_forecaster_.reset();
         steady_forecaster_.reset();
-        last_observation_.reset();
         reset_forecast_errors();
         volatility_.reset();
     }
@@ -75,7 +74,6 @@ private:
             state["rnn/median/history"] = median_forecaster_.state();
             state["rnn/shift/state"] = shift_forecaster_.state();
             state["rnn/steady/level"] = steady_forecaster_.level();
-            state["rnn/last/level"] = last_observation_.level();
             state["rnn/persistence/state"] = persistence_.state();
         }
         if (hold_horizon_ > 0.0)
@@ -103,8 +101,8 @@ private:
             // Absent from checkpoints written before the gate read it: start afresh. Two
             // values (holt's, the fast forecast's) before the median was judged too, three
             // before the shift forecast was, four before the steady one was, five before
-            // the last observation was; the errors
-            // and forecasts a checkpoint lacks start afresh.
+            // the last observation was (itself the median's newest observation); the
+            // errors and forecasts a checkpoint lacks start afresh.
             reset_forecast_errors();
             const auto error = state.find("rnn/forecast_error");
             if (error != state.end()) {
@@ -127,12 +125,6 @@ private:
             else
                 steady_forecaster_.restore(state_array(state, "rnn/steady/level", m),
                                            std::vector<double>(m, 0.0));
-            // Likewise the last observation.
-            if (state.count("rnn/last/level") == 0)
-                last_observation_.reset();
-            else
-                last_observation_.restore(state_array(state, "rnn/last/level", m),
-                                          std::vector<double>(m, 0.0));
             // Absent from checkpoints written before the gate followed its moves.
             const auto persistence = state.find("rnn/persistence/state");
             if (persistence == state.end())
@@ -182,9 +174,9 @@ private:
                 // And the steady forecast's, from its first forecast.
                 if (!steady_forecaster_.level().empty())
                     track_error(forecast_error_[4], steady_forecaster_.forecast(), slices);
-                // And the last observation's, from the first one (a level-1 smoothing).
-                if (!last_observation_.level().empty())
-                    track_error(forecast_error_[5], last_observation_.forecast(), slices);
+                // And the last observation's, from the first one (the median keeps it).
+                if (!median_forecaster_.last().empty())
+                    track_error(forecast_error_[5], median_forecaster_.last(), slices);
             }
             if (hold_horizon_ > 0.0) {
                 double total = 0.0;
@@ -204,7 +196,6 @@ private:
                 median_forecaster_.observe(slices);
                 shift_forecaster_.observe(slices);
                 steady_forecaster_.observe(slices);
-                last_observation_.observe(slices);
                 fast = split_equal_load(fast_forecast, layout());
             }
         }
@@ -254,7 +245,7 @@ private:
                 std::vector<Boundaries> aims{result, target};
                 const std::vector<double>* judge = &forecast;
                 double margin = 0.0; // the gain noise could fake (the blend base tracks errors)
-                std::vector<double> computed; // the median, shift or steady forecast if judging
+                std::vector<double> computed; // the median, shift, steady or last if judging
                 if (blend_) {
                     aims.push_back(fast);
                     const std::size_t best = judged_forecast(o.migration_cost);
@@ -264,7 +255,7 @@ private:
                         computed = best == 2   ? median_forecaster_.forecast()
                                    : best == 3 ? shift_forecaster_.forecast()
                                    : best == 4 ? steady_forecaster_.forecast()
-                                               : last_observation_.forecast();
+                                               : median_forecaster_.last();
                         judge = &computed;
                     }
                     margin = gate_noise_margin(gate_options_.noise_margin, forecast_error_[best],
@@ -362,11 +353,10 @@ private:
     std::vector<double> previous_moves_;
     std::vector<double> previous_imbalance_;
     HoltForecaster forecaster_;
-    HoltForecaster fast_forecaster_;                      // the blend base's second forecaster
-    MedianForecaster median_forecaster_;                  // and the gate's third judge
-    ShiftForecaster shift_forecaster_;                    // and its fourth
+    HoltForecaster fast_forecaster_;     // the blend base's second forecaster
+    MedianForecaster median_forecaster_; // and the gate's third judge (its newest: the sixth)
+    ShiftForecaster shift_forecaster_;   // and its fourth
     HoltForecaster steady_forecaster_{kSteadyLevel, 0.0}; // and its fifth
-    HoltForecaster last_observation_{1.0, 0.0};           // and its sixth
     SplitPersistence persistence_;                        // whether the gate's moves last
     double hold_horizon_;                // the cost gate's horizon in intervals (0: no gate)
     bool refine_;                        // the gate's moves refined to a minimax split

@@ -29,6 +29,10 @@ public:
     std::vector<double> forecast() const;
     // Whether the forecast is a median (of three or of five), else the last observation.
     bool ready() const { return history_.size() >= kStartWindow; }
+    // The last observation (empty before the first): the gate's sixth forecast.
+    std::vector<double> last() const {
+        return history_.empty() ? std::vector<double>{} : history_.back();
+    }
 
     // The observations kept, oldest first, one after another (k x S values, k <= 5).
     std::vector<double> state() const;
