@@ -58,7 +58,7 @@ double RankTimeCalibration::factor(std::size_t s) const {
     // The variance of r, and of its moving average were the ratios independent.
     const double spread = std::max(0.0, square_[s] - mean_[s] * mean_[s]);
     const double noise = spread * (1.0 - keep_) / (1.0 + keep_);
-    const double kept = std::max(0.0, 1.0 - noise / (distance * distance));
+    const double kept = std::max(0.0, 1.0 - kCalibrationEvidence * noise / (distance * distance));
     return 1.0 + kept * distance;
 }
 

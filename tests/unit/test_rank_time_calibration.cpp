@@ -97,6 +97,34 @@ TEST_CASE("calibration: noise the estimate cannot explain leaves it as it is",
     CHECK(biased.factor(0) < 0.95);
 }
 
+TEST_CASE("calibration: one interval's ratio is not evidence, a bias seen twice is",
+          "[controller][calibration]") {
+    // At the controller's memory (0.9) the first ratio's own scatter is in proportion
+    // to its distance from 1, so it cannot tell a bias from a noisy interval: nothing
+    // of it is used (the positive-part rule, kCalibrationEvidence = 1, used half).
+    RankTimeCalibration calibration(0.9);
+    CHECK(calibration.calibrate(kUniform, kSlowRight, kHalves) == kUniform);
+    CHECK(calibration.mean()[0] != 1.0); // learned, not yet used
+    // The same ratios again: a steady bias, used in part and growing towards the ratio.
+    calibration.calibrate(kUniform, kSlowRight, kHalves);
+    const double second = calibration.factor(7);
+    CHECK(second > 1.0);
+    CHECK(calibration.factor(0) < 1.0);
+    for (int t = 0; t < 100; ++t)
+        calibration.calibrate(kUniform, kSlowRight, kHalves);
+    CHECK(calibration.factor(7) > second);
+    CHECK(calibration.factor(7) == Approx(4.0 / 3.0).epsilon(1e-3));
+    // Ratios that scatter by +-20% around a 5% bias: over 50 events the average's
+    // distance from 1 is within 1.7 of its noise, and nothing is used.
+    RankTimeCalibration scattered(0.9);
+    for (int t = 0; t < 50; ++t) {
+        const double e = t % 2 == 0 ? 0.2 : -0.2;
+        const std::vector<double> c =
+            scattered.calibrate(kUniform, {4.0 * (1 + e), 4.0 * 1.05 * (1 - e)}, kHalves);
+        CHECK(c == kUniform);
+    }
+}
+
 TEST_CASE("calibration: exact estimates stay exact, at memory 0 rank sums follow the clock",
           "[controller][calibration]") {
     const Layout l{40, 4, 2};
@@ -227,7 +255,7 @@ TEST_CASE("calibration: rnn reads its memory from the controller file unless ove
     data::Controller calibrated = file;
     calibrated.calibration_keep = 0.7;
     const auto by_file = roll_with(calibrated, {});
-    CHECK(by_file == roll_with(file, {{"calibrate", 0.7}}));  // the override is the file's value
+    CHECK(by_file == roll_with(file, {{"calibrate", 0.7}})); // the override is the file's value
     CHECK(by_file != roll_with(calibrated, {{"calibrate", 1.0}})); // 1 switches it off
     CHECK(roll_with(calibrated, {{"calibrate", 1.0}}) == roll_with(file, {}));
     CHECK_THROWS_WITH(roll_with(file, {{"calibrate", -0.5}}),

@@ -14,9 +14,9 @@
 // its slice when the boundaries move: the bias belongs to the tissue there, not to
 // the rank. Measured times also carry noise that no estimate explains (jitter, the
 // generator's measurement noise); the factor used is shrunk towards 1 by how much of
-// its distance from 1 that noise explains (positive-part James-Stein, the moving
-// average's noise variance estimated from a moving average of r^2). Where estimates
-// are exact (the model-clock traces) every factor stays 1 and nothing changes.
+// its distance from 1 that noise explains, three times over (kCalibrationEvidence; the
+// moving average's noise variance estimated from a moving average of r^2). Where
+// estimates are exact (the model-clock traces) every factor stays 1 and nothing changes.
 
 #include "cellshift/controller/layout.hpp"
 
@@ -28,6 +28,17 @@ namespace cellshift::controller {
 // no estimated load but fixed per-rank costs would otherwise get a factor without
 // bound.
 inline constexpr double kMaxCalibration = 2.0;
+
+// A factor's distance d from 1 is kept in the proportion 1 - kCalibrationEvidence x
+// noise / d^2 (at least 0), noise the moving average's variance. At 1 (positive-part
+// James-Stein) half of a single event's ratio was used whatever its cause, since one
+// ratio's scatter is in proportion to its distance, and a third of the pure-noise
+// factors were kept in part: under noisy rank times the controller balanced that noise.
+// At 3 a distance must exceed 1.7 standard deviations of that noise to count at all,
+// and at memory 0.9 a steady bias counts from its second event. Chosen on selection
+// data (docs/research_log.md, issue 22 session 25: 1, 2, 3, 9 and the calibration off;
+// off costs 3% live where the host's estimate is a biased proxy).
+inline constexpr double kCalibrationEvidence = 3.0;
 
 class RankTimeCalibration {
 public:
