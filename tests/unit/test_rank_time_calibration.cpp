@@ -115,7 +115,7 @@ TEST_CASE("calibration: one interval's ratio is not evidence, a bias seen twice 
     CHECK(calibration.factor(7) > second);
     CHECK(calibration.factor(7) == Approx(4.0 / 3.0).epsilon(1e-3));
     // Ratios that scatter by +-20% around a 5% bias: over 50 events the average's
-    // distance from 1 is within 1.7 of its noise, and nothing is used.
+    // distance from 1 is within 1.7 standard deviations of its noise: nothing is used.
     RankTimeCalibration scattered(0.9);
     for (int t = 0; t < 50; ++t) {
         const double e = t % 2 == 0 ? 0.2 : -0.2;
