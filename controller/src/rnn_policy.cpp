@@ -4,6 +4,7 @@
 #include "cellshift/controller/forecast_base.hpp"
 #include "cellshift/controller/gru.hpp"
 #include "cellshift/controller/holt.hpp"
+#include "cellshift/controller/load_jump.hpp"
 #include "cellshift/controller/median_forecast.hpp"
 #include "cellshift/controller/partition.hpp"
 #include "cellshift/controller/residual.hpp"
@@ -55,6 +56,7 @@ private:
         fast_forecaster_.reset();
         median_forecaster_.reset();
         persistence_.reset();
+        jump_.reset();
         shift_forecaster_.reset();
         steady_forecaster_.reset();
         reset_forecast_errors();
@@ -75,6 +77,7 @@ private:
             state["rnn/shift/state"] = shift_forecaster_.state();
             state["rnn/steady/level"] = steady_forecaster_.level();
             state["rnn/persistence/state"] = persistence_.state();
+            state["rnn/jump/state"] = jump_.state();
         }
         if (hold_horizon_ > 0.0)
             state["rnn/total_volatility"] = volatility_.state();
@@ -131,6 +134,12 @@ private:
                 persistence_.reset();
             else
                 persistence_.restore(persistence->second, layout());
+            // Absent from checkpoints written before the controller watched for jumps.
+            const auto jump = state.find("rnn/jump/state");
+            if (jump == state.end())
+                jump_.reset();
+            else
+                jump_.restore(jump->second);
         }
         // Absent from checkpoints written before the gate's horizon read it: start afresh.
         if (hold_horizon_ > 0.0 && state.count("rnn/total_volatility") != 0)
@@ -186,16 +195,29 @@ private:
                 if (blend_ && gate_options_.persistence)
                     persistence_.observe(slices);
             }
-            forecaster_.observe(slices);
+            // Where the load has jumped to a new profile the smoothed forecasts restart
+            // from the observation instead of taking several events to follow it
+            // (load_jump.hpp).
+            bool jumped = false;
+            if (blend_ && !steady_forecaster_.level().empty())
+                jumped = jump_.observe(rank_load_error(steady_forecaster_.forecast(), slices, b)) &&
+                         gate_options_.jump_reset;
+            const auto smooth = [&](HoltForecaster& f) {
+                if (jumped)
+                    f.restore(slices, std::vector<double>(slices.size(), 0.0));
+                else
+                    f.observe(slices);
+            };
+            smooth(forecaster_);
             forecast = forecaster_.forecast();
             target = split_equal_load(forecast, layout());
             loads = rank_sums(forecast, b);
             if (blend_) {
-                fast_forecaster_.observe(slices);
+                smooth(fast_forecaster_);
                 fast_forecast = fast_forecaster_.forecast();
                 median_forecaster_.observe(slices);
                 shift_forecaster_.observe(slices);
-                steady_forecaster_.observe(slices);
+                smooth(steady_forecaster_);
                 fast = split_equal_load(fast_forecast, layout());
             }
         }
@@ -358,6 +380,7 @@ private:
     ShiftForecaster shift_forecaster_;   // and its fourth
     HoltForecaster steady_forecaster_{kSteadyLevel, 0.0}; // and its fifth
     SplitPersistence persistence_;                        // whether the gate's moves last
+    LoadJump jump_;                      // whether the load has jumped to a new profile
     double hold_horizon_;                // the cost gate's horizon in intervals (0: no gate)
     bool refine_;                        // the gate's moves refined to a minimax split
     bool refine_holds_;                  // and its holds

@@ -431,12 +431,17 @@ TEST_CASE("cost gate refinement: the minimax split, if it shortens the next inte
 // horizon is followed for 8 intervals on the observations; once 5 have been, where the moving
 // average (keep 0.8, seeded by the first move's predicted saving over 4 intervals) of the saving
 // over the first or over the last 4 of them is not positive, the gate's horizon is one interval.
+// With `jump_reset`, where the steady forecast's error on the ranks' loads (under the boundaries
+// it decided from, over the total) exceeds its moving average by 12 moving mean absolute
+// deviations (keep 0.9, from the sixth value), the three Holt forecasters restart from the
+// observation (level = it, trend 0).
 struct GateReplay {
     int fast_judged = 0, stretch_mattered = 0, refined = 0, refined_holds = 0;
     int margin_mattered = 0; // events where the margin changed the choice
     int median_judged = 0, shift_judged = 0, steady_judged = 0, last_judged = 0;
     int last_held_off = 0; // events the last observation was the most accurate, not by a tenth
     int lapsed = 0;        // events the gate's horizon was one interval (persistence)
+    int jumps = 0;         // events the smoothed forecasts restarted (jump_reset)
     std::int64_t migrated = 0;
     double runtime = 0.0; // modelled: each decision's next interval, migration included
 };
@@ -446,13 +451,14 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
                        double noise_margin = RnnGateOptions{}.noise_margin,
                        bool median_judge = true, bool shift_judge = true, bool steady_judge = true,
                        double observation_noise = 0.0, bool persistence = true,
-                       double last_judge = RnnGateOptions{}.last_judge) {
+                       double last_judge = RnnGateOptions{}.last_judge, bool jump_reset = true) {
     const Layout l{96, 8, 2};
     data::Controller c = untrained_blend_controller(0.6, 0.0, 1.0, 0.3, 24, 5);
     c.hold_horizon = 4.0;
     c.refine_split = refine;
-    auto policy = make_rnn_policy(c, RnnGateOptions{true, noise_margin, median_judge, shift_judge,
-                                                    steady_judge, persistence, last_judge});
+    auto policy =
+        make_rnn_policy(c, RnnGateOptions{true, noise_margin, median_judge, shift_judge,
+                                          steady_judge, persistence, last_judge, jump_reset});
     policy->reset(l, uniform_boundaries(l));
     HoltForecaster slow(0.6, 0.0), fast(1.0, 0.3), steady(0.3, 0.0);
     std::vector<std::vector<double>> seen; // every observation so far
@@ -487,6 +493,8 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
     std::deque<Followed> followed; // the gate's moves, followed for 8 intervals
     double early = 0.0, late = 0.0;
     int windows = 0;
+    double jump_mean = 0.0, jump_deviation = 0.0; // the steady forecast's rank-load error
+    int jump_seen = 0;
     const MigrationCost cost{mu, 0.01};
     GateReplay r;
     for (int t = 0; t < 60; ++t) {
@@ -544,11 +552,38 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
         }
         const double horizon =
             changes == 0 ? 4.0 : 4.0 * std::clamp(0.006 / std::max(volatility, 1e-300), 1.0, 3.0);
-        slow.observe(o.slice_workload);
-        fast.observe(o.slice_workload);
+        bool jumped = false;
+        if (t > 0) {
+            const std::vector<double> forecast = steady.forecast();
+            double error = 0.0;
+            for (std::size_t k = 0; k + 1 < before.size(); ++k) {
+                double d = 0.0;
+                for (std::int64_t s = before[k]; s < before[k + 1]; ++s)
+                    d += forecast[static_cast<std::size_t>(s)] -
+                         o.slice_workload[static_cast<std::size_t>(s)];
+                error += std::abs(d);
+            }
+            error /= total;
+            jumped = jump_reset && jump_seen >= 5 && error > jump_mean + 12.0 * jump_deviation;
+            if (jump_seen++ == 0) {
+                jump_mean = error;
+            } else {
+                jump_deviation = 0.9 * jump_deviation + 0.1 * std::abs(error - jump_mean);
+                jump_mean = 0.9 * jump_mean + 0.1 * error;
+            }
+        }
+        r.jumps += jumped ? 1 : 0;
+        const auto smooth = [&](HoltForecaster& f) {
+            if (jumped)
+                f.restore(o.slice_workload, std::vector<double>(o.slice_workload.size(), 0.0));
+            else
+                f.observe(o.slice_workload);
+        };
+        smooth(slow);
+        smooth(fast);
         seen.push_back(o.slice_workload);
         moving.observe(o.slice_workload);
-        steady.observe(o.slice_workload);
+        smooth(steady);
         std::vector<double> judge = fast_error < slow_error ? fast.forecast() : slow.forecast();
         double e = std::min(fast_error, slow_error);
         const bool median_judges = median_judge && median_error && *median_error < e;
@@ -749,6 +784,47 @@ TEST_CASE("rnn: on a fixed profile under noisy observations the gate judges unde
             return RnnGateOptions{true, 4.0, true, true, on};
         },
         noisy_profile, 0.05);
+}
+
+TEST_CASE("rnn: where the profile jumps to a new place the smoothed forecasts restart and it "
+          "wins",
+          "[controller][rnn]") {
+    // A bump that jumps to a new place every 15 events (a regime switch), observed through
+    // 10% noise: the steady forecast's error on the ranks' loads leaps at each switch, the
+    // three Holt forecasts restart from the observation, and the gate judges and aims at
+    // the new profile at once. The replay matches the policy event by event with the
+    // restart and without it (rnn.jump_reset = 0); with it the modelled runtime is lower
+    // (by 1.4, 2.2 and 8.4% at mu = 0.01, 0.1 and 1).
+    const auto regime = [](std::int64_t slices, int t) {
+        const double centres[] = {20.0, 70.0, 40.0, 85.0};
+        return bump(slices, centres[(t / 15) % 4], 6.0, 1.0, 4.0);
+    };
+    for (const double mu : {0.01, 0.1, 1.0}) {
+        INFO("mu " << mu);
+        const double refine = data::kRefineMovesAndHolds, z = RnnGateOptions{}.noise_margin;
+        const GateReplay with_reset = replay_gate(mu, regime, refine, z, true, true, true, 0.1,
+                                                  true, RnnGateOptions{}.last_judge, true);
+        const GateReplay without = replay_gate(mu, regime, refine, z, true, true, true, 0.1, true,
+                                               RnnGateOptions{}.last_judge, false);
+        CHECK(with_reset.jumps == 3); // the switches at events 15, 30 and 45
+        CHECK(without.jumps == 0);
+        CHECK(with_reset.runtime < without.runtime);
+        // No jump where the load drifts or where a fixed profile is seen through 30% noise.
+        CHECK(replay_gate(mu, drifting_bump).jumps == 0);
+        const auto fixed = [](std::int64_t slices, int) {
+            return bump(slices, 48.0, 10.0, 1.0, 2.0);
+        };
+        CHECK(replay_gate(mu, fixed, refine, z, true, true, true, 0.3).jumps == 0);
+    }
+    // rnn.jump_reset reaches the policy through the registry.
+    check_gate_switch(
+        "jump_reset",
+        [](bool on) {
+            RnnGateOptions options;
+            options.jump_reset = on;
+            return options;
+        },
+        regime, 0.1);
 }
 
 TEST_CASE("rnn: where the profile switches back and forth the gate's moves lapse and it stops "

@@ -23,6 +23,7 @@ struct RnnFields {
     double shift_judge = 1.0;
     double steady_judge = 1.0;
     double persistence = 1.0;
+    double jump_reset = 1.0;
     double last_judge = RnnGateOptions{}.last_judge;
 };
 
@@ -77,6 +78,7 @@ std::unique_ptr<Policy> make_rnn(const RnnFields& f, const PolicySettings& setti
     gate.steady_judge = switch_on(f.steady_judge, "steady_judge");
     gate.persistence = switch_on(f.persistence, "persistence");
     gate.last_judge = f.last_judge;
+    gate.jump_reset = switch_on(f.jump_reset, "jump_reset");
     return make_rnn_policy(c, gate);
 }
 
@@ -131,7 +133,12 @@ CELLSHIFT_POLICY_STYLES(rnn) {
           "cost gate: it may judge moves under the last observation itself when that has been "
           "the most accurate forecast by a tenth and the migration cost mu is at most this, so "
           "a load that jumps is followed at once where moves are cheap (0: never; blend-base "
-          "files whose choice is refined)"}},
+          "files whose choice is refined)"},
+         {"jump_reset", &RnnFields::jump_reset, 1.0, 0.0, 1.0,
+          "its smoothed forecasts restart from the observation where the steady forecast's "
+          "error on the ranks' loads is 12 mean deviations above its moving average, so a "
+          "profile that switches at once is followed at the next event (0: off; blend-base "
+          "files)"}},
         Reads::rank_times, make_rnn));
 
     std::vector<Field<RnnZeroFields>> zero = reactive_fields<RnnZeroFields>();
