@@ -702,6 +702,20 @@ void check_gate_switch(const std::string& name, const Options& options, const Wo
                       "rnn." + name + " must be 0 (off) or 1 (on)");
 }
 
+// The same for an on/off member of RnnGateOptions, every other option at its default.
+template <class Workload>
+void check_gate_switch(const std::string& name, bool RnnGateOptions::*member,
+                       const Workload& workload, double mu) {
+    check_gate_switch(
+        name,
+        [member](bool on) {
+            RnnGateOptions options;
+            options.*member = on;
+            return options;
+        },
+        workload, mu);
+}
+
 TEST_CASE("rnn: a gated blend controller judges moves under its more accurate forecast",
           "[controller][rnn]") {
     // On a drifting bump the fast forecast (trend) is the better of the two Holt
@@ -817,14 +831,7 @@ TEST_CASE("rnn: where the profile jumps to a new place the smoothed forecasts re
         CHECK(replay_gate(mu, fixed, refine, z, true, true, true, 0.3).jumps == 0);
     }
     // rnn.jump_reset reaches the policy through the registry.
-    check_gate_switch(
-        "jump_reset",
-        [](bool on) {
-            RnnGateOptions options;
-            options.jump_reset = on;
-            return options;
-        },
-        regime, 0.1);
+    check_gate_switch("jump_reset", &RnnGateOptions::jump_reset, regime, 0.1);
 }
 
 TEST_CASE("rnn: where the profile switches back and forth the gate's moves lapse and it stops "
@@ -850,14 +857,7 @@ TEST_CASE("rnn: where the profile switches back and forth the gate's moves lapse
         check_migrates_less_and_wins(with, without);
     }
     // rnn.persistence reaches the policy through the registry.
-    check_gate_switch(
-        "persistence",
-        [](bool on) {
-            RnnGateOptions o;
-            o.persistence = on;
-            return o;
-        },
-        taking_turns, 1.0);
+    check_gate_switch("persistence", &RnnGateOptions::persistence, taking_turns, 1.0);
 }
 
 TEST_CASE("rnn: where migration is cheap and the profile jumps the gate judges under the last "
