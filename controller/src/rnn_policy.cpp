@@ -29,6 +29,14 @@ namespace {
 // at 2, 10 and 30% noise (docs/research_log.md, issue 22 session 22).
 constexpr double kSteadyLevel = 0.3;
 
+// The trend forecast the gate may judge under (RnnGateOptions::trend_judge): the last
+// observation plus 0.6 of the smoothed change per event, the trend weight that the `holt`
+// sweep's best point has on the training seeds of the fast-moving families (`point`,
+// `front`) at P = 4..64. 0.45-1 compared on the training seeds: within 0.0001
+// (docs/research_log.md, issue 22 session 27).
+constexpr double kTrendLevel = 1.0;
+constexpr double kTrendBeta = 0.6;
+
 class RnnPolicy final : public Policy {
 public:
     RnnPolicy(const data::Controller& c, const RnnGateOptions& gate)
@@ -59,6 +67,7 @@ private:
         jump_.reset();
         shift_forecaster_.reset();
         steady_forecaster_.reset();
+        trend_forecaster_.reset();
         reset_forecast_errors();
         volatility_.reset();
     }
@@ -76,6 +85,8 @@ private:
             state["rnn/median/history"] = median_forecaster_.state();
             state["rnn/shift/state"] = shift_forecaster_.state();
             state["rnn/steady/level"] = steady_forecaster_.level();
+            state["rnn/trend/level"] = trend_forecaster_.level();
+            state["rnn/trend/trend"] = trend_forecaster_.trend();
             state["rnn/persistence/state"] = persistence_.state();
             state["rnn/jump/state"] = jump_.state();
         }
@@ -104,8 +115,9 @@ private:
             // Absent from checkpoints written before the gate read it: start afresh. Two
             // values (holt's, the fast forecast's) before the median was judged too, three
             // before the shift forecast was, four before the steady one was, five before
-            // the last observation was (itself the median's newest observation); the
-            // errors and forecasts a checkpoint lacks start afresh.
+            // the last observation was (itself the median's newest observation), six
+            // before the trend forecast was; the errors and forecasts a checkpoint lacks
+            // start afresh.
             reset_forecast_errors();
             const auto error = state.find("rnn/forecast_error");
             if (error != state.end()) {
@@ -128,6 +140,12 @@ private:
             else
                 steady_forecaster_.restore(state_array(state, "rnn/steady/level", m),
                                            std::vector<double>(m, 0.0));
+            // Absent from checkpoints written before the gate judged under it.
+            if (state.count("rnn/trend/level") == 0)
+                trend_forecaster_.reset();
+            else
+                trend_forecaster_.restore(state_array(state, "rnn/trend/level", m),
+                                          state_array(state, "rnn/trend/trend", m));
             // Absent from checkpoints written before the gate followed its moves.
             const auto persistence = state.find("rnn/persistence/state");
             if (persistence == state.end())
@@ -186,6 +204,9 @@ private:
                 // And the last observation's, from the first one (the median keeps it).
                 if (!median_forecaster_.last().empty())
                     track_error(forecast_error_[5], median_forecaster_.last(), slices);
+                // And the trend forecast's, from its first forecast.
+                if (!trend_forecaster_.level().empty())
+                    track_error(forecast_error_[6], trend_forecaster_.forecast(), slices);
             }
             if (hold_horizon_ > 0.0) {
                 double total = 0.0;
@@ -218,6 +239,7 @@ private:
                 median_forecaster_.observe(slices);
                 shift_forecaster_.observe(slices);
                 smooth(steady_forecaster_);
+                smooth(trend_forecaster_);
                 fast = split_equal_load(fast_forecast, layout());
             }
         }
@@ -277,6 +299,7 @@ private:
                         computed = best == 2   ? median_forecaster_.forecast()
                                    : best == 3 ? shift_forecaster_.forecast()
                                    : best == 4 ? steady_forecaster_.forecast()
+                                   : best == 6 ? trend_forecaster_.forecast()
                                                : median_forecaster_.last();
                         judge = &computed;
                     }
@@ -318,14 +341,14 @@ private:
     // RnnGateOptions::median_judge, the median of the last five (at first three)
     // observations (2) or, with RnnGateOptions::shift_judge, the forecast that follows the
     // workload's motion (3) or, with RnnGateOptions::steady_judge, the steady forecast (4)
-    // or, where mu <= RnnGateOptions::last_judge and the gate's choice is refined, the last
-    // observation (5):
+    // or, with RnnGateOptions::trend_judge, the trend forecast (6) or, where mu <=
+    // RnnGateOptions::last_judge and the gate's choice is refined, the last observation (5):
     // whichever has the lowest averaged error, ties to the earlier. The errors of the last
     // three are kNotJudged until one of their own forecasts has been checked against what
     // came: before three observations the median forecaster returns the last one, whose
     // error at the first events (while the fast forecast's trend settles) says nothing
     // about bursts, and before two the shift is not measured.
-    static constexpr std::size_t kJudgedForecasts = 6;
+    static constexpr std::size_t kJudgedForecasts = 7;
     static constexpr double kNotJudged = -1.0;
     static constexpr double kLastJudgeMargin = 0.9;
     std::size_t judged_forecast(double migration_cost) const {
@@ -339,6 +362,8 @@ private:
             best = 3;
         if (gate_options_.steady_judge && better(4))
             best = 4;
+        if (gate_options_.trend_judge && better(6))
+            best = 6;
         // The last observation must beat the best of the others by a tenth: on a load
         // that travels its error is close to the shift or fast forecast's, whose splits
         // lead the load where its own lags it (training seeds of the front and point
@@ -354,6 +379,7 @@ private:
         forecast_error_[3] = kNotJudged;
         forecast_error_[4] = kNotJudged;
         forecast_error_[5] = kNotJudged;
+        forecast_error_[6] = kNotJudged;
     }
     // The averaged error of a forecast judged only once it has forecast on its own terms:
     // the first error starts level with the better Holt forecast's, so it takes over as
@@ -378,14 +404,15 @@ private:
     HoltForecaster fast_forecaster_;     // the blend base's second forecaster
     MedianForecaster median_forecaster_; // and the gate's third judge (its newest: the sixth)
     ShiftForecaster shift_forecaster_;   // and its fourth
-    HoltForecaster steady_forecaster_{kSteadyLevel, 0.0}; // and its fifth
-    SplitPersistence persistence_;                        // whether the gate's moves last
+    HoltForecaster steady_forecaster_{kSteadyLevel, 0.0};      // and its fifth
+    HoltForecaster trend_forecaster_{kTrendLevel, kTrendBeta}; // and its seventh
+    SplitPersistence persistence_;                             // whether the gate's moves last
     LoadJump jump_;                      // whether the load has jumped to a new profile
     double hold_horizon_;                // the cost gate's horizon in intervals (0: no gate)
     bool refine_;                        // the gate's moves refined to a minimax split
     bool refine_holds_;                  // and its holds
     RnnGateOptions gate_options_;        // the gate's end of run, noise margin, median judge
-    std::vector<double> forecast_error_; // [6] holt's, fast, median, shift, steady, last
+    std::vector<double> forecast_error_; // [7] holt's, fast, median, shift, steady, last, trend
     TotalVolatility volatility_;         // of the total workload: the gate's horizon
 };
 

@@ -136,6 +136,9 @@ TEST_CASE("policy state: a restored policy continues exactly", "[controller][che
             CHECK(first->save_state().at("rnn/steady/level").size() == 64);
             CHECK(first->save_state().at("rnn/forecast_error").at(4) >= 0.0);
             CHECK(first->save_state().at("rnn/forecast_error").at(5) >= 0.0);
+            CHECK(first->save_state().at("rnn/trend/level").size() == 64);
+            CHECK(first->save_state().at("rnn/trend/trend").size() == 64);
+            CHECK(first->save_state().at("rnn/forecast_error").at(6) >= 0.0);
             // The moves the gate follows (split_persistence.hpp): some by now, each with
             // its two splits of P + 1 = 8 cuts.
             CHECK(first->save_state().at("rnn/persistence/state").size() > 4 + 5 + 2 * 8);
@@ -146,6 +149,8 @@ TEST_CASE("policy state: a restored policy continues exactly", "[controller][che
             old.erase("rnn/median/history");
             old.erase("rnn/shift/state");
             old.erase("rnn/steady/level");
+            old.erase("rnn/trend/level");
+            old.erase("rnn/trend/trend");
             old.erase("rnn/persistence/state");
             CHECK_NOTHROW(second->restore_state(old));
             // ... and the median's and the shift forecast's errors and state start
@@ -158,15 +163,20 @@ TEST_CASE("policy state: a restored policy continues exactly", "[controller][che
             CHECK(second->save_state().at("rnn/forecast_error").at(4) == -1.0);
             CHECK(second->save_state().at("rnn/steady/level").empty());
             CHECK(second->save_state().at("rnn/forecast_error").at(5) == -1.0);
+            CHECK(second->save_state().at("rnn/forecast_error").at(6) == -1.0);
+            CHECK(second->save_state().at("rnn/trend/level").empty());
             CHECK(second->save_state().at("rnn/persistence/state") ==
                   std::vector<double>{0.0, 0.0, 0.0, 0.0}); // nothing followed
             // One written before the shift forecast was judged (three errors) keeps the
             // median's, one written before the steady forecast was (four) the shift
             // forecast's, one written before the last observation was (five) the steady
-            // forecast's: judged ones, so the checks can tell them from a fresh start.
+            // forecast's, one written before the trend forecast was (six) the last
+            // observation's: judged ones, so the checks can tell them from a fresh start.
             CHECK(first->save_state().at("rnn/forecast_error").at(2) >= 0.0);
-            const std::pair<std::size_t, const char*> older[] = {
-                {3, "rnn/shift/state"}, {4, "rnn/steady/level"}, {5, ""}}; // "": no own state
+            const std::pair<std::size_t, const char*> older[] = {{3, "rnn/shift/state"},
+                                                                 {4, "rnn/steady/level"},
+                                                                 {5, ""}, // "": no own state
+                                                                 {6, "rnn/trend/level"}};
             for (const auto& [errors, absent] : older) {
                 INFO(errors << " errors, no " << absent);
                 old = first->save_state();
@@ -179,10 +189,10 @@ TEST_CASE("policy state: a restored policy continues exactly", "[controller][che
                 CHECK(second->save_state().at("rnn/forecast_error").at(errors) == -1.0);
             }
             // A forecast state of a wrong size is a one-line error naming it.
-            const std::pair<const char*, std::size_t> wrong[] = {{"rnn/median/history", 64 * 5 + 1},
-                                                                 {"rnn/shift/state", 64 + 1},
-                                                                 {"rnn/steady/level", 64 + 1},
-                                                                 {"rnn/persistence/state", 3}};
+            const std::pair<const char*, std::size_t> wrong[] = {
+                {"rnn/median/history", 64 * 5 + 1}, {"rnn/shift/state", 64 + 1},
+                {"rnn/steady/level", 64 + 1},       {"rnn/trend/level", 64 + 1},
+                {"rnn/trend/trend", 64 + 1},        {"rnn/persistence/state", 3}};
             for (const auto& [key, size] : wrong) {
                 controller::PolicyState bad = first->save_state();
                 bad[key].resize(size);

@@ -421,7 +421,8 @@ TEST_CASE("cost gate refinement: the minimax split, if it shortens the next inte
 // forecasters, the per-slice median of the last five (at first three) observations (with
 // `median_judge`), the forecast that follows the load's motion (with `shift_judge`;
 // shift_forecast.hpp, tested on its own) and the steady forecast (a third Holt
-// forecaster, level 0.3 and no trend, with `steady_judge`) and, where mu <= `last_judge` and
+// forecaster, level 0.3 and no trend, with `steady_judge`), the trend forecast (a fourth,
+// level 1 and trend 0.6, with `trend_judge`) and, where mu <= `last_judge` and
 // the choice is refined, the last observation itself (if its error is below 0.9 of the best
 // other's), and their averaged relative errors choose the judge, the total
 // workload's volatility stretches the horizon, and the candidates aim at holt's split (the zero
@@ -434,11 +435,11 @@ TEST_CASE("cost gate refinement: the minimax split, if it shortens the next inte
 // With `jump_reset`, where the steady forecast's error on the ranks' loads (under the boundaries
 // it decided from, over the total) exceeds its moving average by 12 moving mean absolute
 // deviations (keep 0.9, from the sixth value), the three Holt forecasters restart from the
-// observation (level = it, trend 0).
+// observation (level = it, trend 0), and so does the trend forecaster.
 struct GateReplay {
     int fast_judged = 0, stretch_mattered = 0, refined = 0, refined_holds = 0;
     int margin_mattered = 0; // events where the margin changed the choice
-    int median_judged = 0, shift_judged = 0, steady_judged = 0, last_judged = 0;
+    int median_judged = 0, shift_judged = 0, steady_judged = 0, trend_judged = 0, last_judged = 0;
     int last_held_off = 0; // events the last observation was the most accurate, not by a tenth
     int lapsed = 0;        // events the gate's horizon was one interval (persistence)
     int jumps = 0;         // events the smoothed forecasts restarted (jump_reset)
@@ -451,16 +452,17 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
                        double noise_margin = RnnGateOptions{}.noise_margin,
                        bool median_judge = true, bool shift_judge = true, bool steady_judge = true,
                        double observation_noise = 0.0, bool persistence = true,
-                       double last_judge = RnnGateOptions{}.last_judge, bool jump_reset = true) {
+                       double last_judge = RnnGateOptions{}.last_judge, bool jump_reset = true,
+                       bool trend_judge = true) {
     const Layout l{96, 8, 2};
     data::Controller c = untrained_blend_controller(0.6, 0.0, 1.0, 0.3, 24, 5);
     c.hold_horizon = 4.0;
     c.refine_split = refine;
-    auto policy =
-        make_rnn_policy(c, RnnGateOptions{true, noise_margin, median_judge, shift_judge,
-                                          steady_judge, persistence, last_judge, jump_reset});
+    auto policy = make_rnn_policy(c, RnnGateOptions{true, noise_margin, median_judge, shift_judge,
+                                                    steady_judge, persistence, last_judge,
+                                                    jump_reset, trend_judge});
     policy->reset(l, uniform_boundaries(l));
-    HoltForecaster slow(0.6, 0.0), fast(1.0, 0.3), steady(0.3, 0.0);
+    HoltForecaster slow(0.6, 0.0), fast(1.0, 0.3), steady(0.3, 0.0), trend(1.0, 0.6);
     std::vector<std::vector<double>> seen; // every observation so far
     const auto median_forecast = [&seen] {
         if (seen.size() < 3)
@@ -481,6 +483,7 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
     ShiftForecaster moving;
     std::optional<double> shift_error;  // from the first forecast with a measured shift
     std::optional<double> steady_error; // from its first forecast
+    std::optional<double> trend_error;  // likewise
     std::optional<double> last_error;   // the last observation's, from the first
     std::vector<double> totals;
     double volatility = 0.0;
@@ -524,6 +527,8 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
                               0.1 * relative_forecast_error(moving.forecast(), o.slice_workload);
             steady_error = 0.9 * steady_error.value_or(std::min(slow_error, fast_error)) +
                            0.1 * relative_forecast_error(steady.forecast(), o.slice_workload);
+            trend_error = 0.9 * trend_error.value_or(std::min(slow_error, fast_error)) +
+                          0.1 * relative_forecast_error(trend.forecast(), o.slice_workload);
             last_error = 0.9 * last_error.value_or(std::min(slow_error, fast_error)) +
                          0.1 * relative_forecast_error(seen.back(), o.slice_workload);
         }
@@ -584,6 +589,7 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
         seen.push_back(o.slice_workload);
         moving.observe(o.slice_workload);
         smooth(steady);
+        smooth(trend);
         std::vector<double> judge = fast_error < slow_error ? fast.forecast() : slow.forecast();
         double e = std::min(fast_error, slow_error);
         const bool median_judges = median_judge && median_error && *median_error < e;
@@ -600,6 +606,11 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
         if (steady_judges) {
             judge = steady.forecast();
             e = *steady_error;
+        }
+        const bool trend_judges = trend_judge && trend_error && *trend_error < e;
+        if (trend_judges) {
+            judge = trend.forecast();
+            e = *trend_error;
         }
         const bool last_judges =
             refine != 0.0 && mu <= last_judge && last_error && *last_error < 0.9 * e;
@@ -641,11 +652,12 @@ GateReplay replay_gate(double mu, const Workload& workload, double refine = 0.0,
         r.margin_mattered += refined(gate(0.0), 0.0) != expected ? 1 : 0;
         r.refined += expected != gated ? 1 : 0;
         r.refined_holds += expected != gated && gated == before ? 1 : 0;
-        const bool later = shift_judges || steady_judges || last_judges;
+        const bool later = shift_judges || steady_judges || trend_judges || last_judges;
         r.fast_judged += fast_error < slow_error && !median_judges && !later ? 1 : 0;
         r.median_judged += median_judges && !later ? 1 : 0;
-        r.shift_judged += shift_judges && !steady_judges && !last_judges ? 1 : 0;
-        r.steady_judged += steady_judges && !last_judges ? 1 : 0;
+        r.shift_judged += shift_judges && !steady_judges && !trend_judges && !last_judges ? 1 : 0;
+        r.steady_judged += steady_judges && !trend_judges && !last_judges ? 1 : 0;
+        r.trend_judged += trend_judges && !last_judges ? 1 : 0;
         r.last_judged += last_judges ? 1 : 0;
         r.runtime += interval_runtime(workload(l.slices, t + 1), before, after, cost);
         r.stretch_mattered +=
@@ -720,13 +732,17 @@ TEST_CASE("rnn: a gated blend controller judges moves under its more accurate fo
           "[controller][rnn]") {
     // On a drifting bump the fast forecast (trend) is the better of the two Holt
     // forecasts after a few events, so the replay checks more than holt's judgement;
+    // with the trend judge on, the trend forecast (a larger trend weight) is better, and
     // with the shift judge on, the forecast that follows the bump is better still.
     for (const double mu : {0.05, 0.5, 2.0}) {
         INFO("mu " << mu);
-        const GateReplay holt_only =
-            replay_gate(mu, drifting_bump, 0.0, RnnGateOptions{}.noise_margin, true, false);
+        const double z = RnnGateOptions{}.noise_margin;
+        const GateReplay holt_only = replay_gate(mu, drifting_bump, 0.0, z, true, false, true, 0.0,
+                                                 true, RnnGateOptions{}.last_judge, true, false);
         CHECK(holt_only.migrated > 0);
         CHECK(holt_only.fast_judged > 30);
+        const GateReplay with_trend = replay_gate(mu, drifting_bump, 0.0, z, true, false);
+        CHECK(with_trend.trend_judged > 30);
         const GateReplay r = replay_gate(mu, drifting_bump);
         CHECK(r.migrated > 0);
         CHECK(r.shift_judged > 30);
@@ -832,6 +848,41 @@ TEST_CASE("rnn: where the profile jumps to a new place the smoothed forecasts re
     }
     // rnn.jump_reset reaches the policy through the registry.
     check_gate_switch("jump_reset", &RnnGateOptions::jump_reset, regime, 0.1);
+}
+
+TEST_CASE("rnn: on a colony that spreads and grows the gate judges under the trend forecast and "
+          "wins",
+          "[controller][rnn]") {
+    // A colony spreading from the middle of the domain, its rims moving out 1.2 slices per
+    // event and its load growing 4% per event, on nearly empty space (as the generator's
+    // `point` family): the load at each rim rises by a step per event, which the last
+    // observation plus 0.6 of the smoothed change per event follows more closely than
+    // the other forecasts. The replay matches the policy event by event with the trend
+    // judge and without it (rnn.trend_judge = 0); with it the modelled runtime is lower
+    // (by 0.13, 0.11 and 0.31% at mu = 0.01, 0.1 and 1; it judges 45 of the 60 events).
+    const auto colony = [](std::int64_t slices, int t) {
+        std::vector<double> w(static_cast<std::size_t>(slices));
+        const double radius = 4.0 + 1.2 * t;
+        for (std::int64_t s = 0; s < slices; ++s) {
+            const double inside = radius - std::abs(static_cast<double>(s) + 0.5 - 48.0);
+            w[static_cast<std::size_t>(s)] =
+                0.01 + std::exp(0.04 * t) / (1.0 + std::exp(-inside / 0.5));
+        }
+        return w;
+    };
+    for (const double mu : {0.01, 0.1, 1.0}) {
+        INFO("mu " << mu);
+        const double refine = data::kRefineMovesAndHolds, z = RnnGateOptions{}.noise_margin;
+        const GateReplay with_trend = replay_gate(mu, colony, refine, z, true, true, true, 0.0,
+                                                  true, RnnGateOptions{}.last_judge, true, true);
+        const GateReplay without = replay_gate(mu, colony, refine, z, true, true, true, 0.0, true,
+                                               RnnGateOptions{}.last_judge, true, false);
+        CHECK(with_trend.trend_judged > 20);
+        CHECK(without.trend_judged == 0);
+        CHECK(with_trend.runtime < without.runtime);
+    }
+    // rnn.trend_judge reaches the policy through the registry.
+    check_gate_switch("trend_judge", &RnnGateOptions::trend_judge, colony, 0.1);
 }
 
 TEST_CASE("rnn: where the profile switches back and forth the gate's moves lapse and it stops "

@@ -24,6 +24,7 @@ struct RnnFields {
     double steady_judge = 1.0;
     double persistence = 1.0;
     double jump_reset = 1.0;
+    double trend_judge = 1.0;
     double last_judge = RnnGateOptions{}.last_judge;
 };
 
@@ -79,6 +80,7 @@ std::unique_ptr<Policy> make_rnn(const RnnFields& f, const PolicySettings& setti
     gate.persistence = switch_on(f.persistence, "persistence");
     gate.last_judge = f.last_judge;
     gate.jump_reset = switch_on(f.jump_reset, "jump_reset");
+    gate.trend_judge = switch_on(f.trend_judge, "trend_judge");
     return make_rnn_policy(c, gate);
 }
 
@@ -138,7 +140,12 @@ CELLSHIFT_POLICY_STYLES(rnn) {
           "its smoothed forecasts restart from the observation where the steady forecast's "
           "error on the ranks' loads is 12 mean deviations above its moving average, so a "
           "profile that switches at once is followed at the next event (0: off; blend-base "
-          "files)"}},
+          "files)"},
+         {"trend_judge", &RnnFields::trend_judge, 1.0, 0.0, 1.0,
+          "cost gate: it may judge moves under a trend forecast (the last observation plus "
+          "0.6 of the smoothed change per event) when that has been the most accurate, so a "
+          "load that travels fast across narrow ranks is judged where it is going (0: off; "
+          "blend-base files)"}},
         Reads::rank_times, make_rnn));
 
     std::vector<Field<RnnZeroFields>> zero = reactive_fields<RnnZeroFields>();

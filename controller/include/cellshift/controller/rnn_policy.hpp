@@ -24,7 +24,7 @@ namespace cellshift::controller {
 // How a gated controller's cost gate (forecast_base.hpp) reads the host and its data;
 // deployment settings, not file attributes (`rnn.end_aware`, `rnn.noise_margin`,
 // `rnn.median_judge`, `rnn.shift_judge`, `rnn.steady_judge`, `rnn.persistence`,
-// `rnn.last_judge`, `rnn.jump_reset`).
+// `rnn.last_judge`, `rnn.jump_reset`, `rnn.trend_judge`).
 struct RnnGateOptions {
     // The horizon ends with the run where the host says how many intervals are left
     // (Observation::intervals_left).
@@ -63,10 +63,15 @@ struct RnnGateOptions {
     // churns, so there it never judges. Blend base.
     double last_judge = 0.1;
     // Where the steady forecast's error on the ranks' loads jumps far above its usual
-    // size (load_jump.hpp), the smoothed forecasts (holt's, the fast and the steady one)
+    // size (load_jump.hpp), the smoothed forecasts (holt's, the fast, steady and trend ones)
     // restart from the observation: a profile that switches at once is followed at the
     // next event, not over the several a smoother lags it. Blend base.
     bool jump_reset = true;
+    // The gate may judge under a trend forecast (Holt, level weight 1, trend weight 0.6)
+    // when it has been the most accurate: where a load travels fast across many narrow
+    // ranks, its extrapolated motion says where the load will be, which the blend's
+    // own forecasts (trend weight 0 and 0.3) lag. Blend base.
+    bool trend_judge = true;
 };
 
 // Throws std::invalid_argument if the controller's features are not the first 12
