@@ -343,8 +343,8 @@ private:
     // workload's motion (3) or, with RnnGateOptions::steady_judge, the steady forecast (4)
     // or, with RnnGateOptions::trend_judge, the trend forecast (6) or, where mu <=
     // RnnGateOptions::last_judge and the gate's choice is refined, the last observation (5):
-    // whichever has the lowest averaged error, ties to the earlier. The errors of the last
-    // three are kNotJudged until one of their own forecasts has been checked against what
+    // whichever has the lowest averaged error, ties to the earlier. The errors of all but
+    // the first two are kNotJudged until one of their own forecasts has been checked against what
     // came: before three observations the median forecaster returns the last one, whose
     // error at the first events (while the fast forecast's trend settles) says nothing
     // about bursts, and before two the shift is not measured.

