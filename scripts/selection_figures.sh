@@ -94,14 +94,12 @@ stress_figure() {
         sed -n 's/.*mean of \([0-9]*\) cells: rnn \([0-9.]*\),.*/\2 (\1 cells)/p'
 }
 
-trace_noises=${noises:-""}
+# The traces' noises ("": exact observations) and the stress set's (2% by default).
+read -ra trace_noises <<< "$noises"
+[[ ${#trace_noises[@]} -gt 0 ]] || trace_noises=("")
 stress_noises=${noises:-0.02}
 header="file | mu | training seeds"
-if [[ -z $trace_noises ]]; then
-    header+=" | ${sets// /+} traces"
-else
-    for j in $trace_noises; do header+=" | ${sets// /+} traces, noise $j"; done
-fi
+for j in "${trace_noises[@]}"; do header+=" | ${sets// /+} traces${j:+, noise $j}"; done
 if [[ -n $stress ]]; then
     for j in $stress_noises; do header+=" | stress set, noise $j"; done
 fi
@@ -113,11 +111,7 @@ for f in "${files[@]}"; do
             --migration-cost "$mu" --controller "$f" --out "$work/seeds" > /dev/null
         row="$(basename "$f") | $mu | $(mean_runtime rnn "$work/seeds/sweep.csv")"
         rm -rf "$work/seeds"
-        if [[ -z $trace_noises ]]; then
-            row+=" | $(trace_figure "$f" "$mu" "")"
-        else
-            for j in $trace_noises; do row+=" | $(trace_figure "$f" "$mu" "$j")"; done
-        fi
+        for j in "${trace_noises[@]}"; do row+=" | $(trace_figure "$f" "$mu" "$j")"; done
         if [[ -n $stress ]]; then
             for j in $stress_noises; do row+=" | $(stress_figure "$f" "$mu" "$j")"; done
         fi
